@@ -1,0 +1,178 @@
+// The shape of one schemas/<entity>.json file. schemas/manifest.schema.json is the authority; these types
+// mirror it for the code that reads manifests (server and client alike). See docs/manifests.md.
+
+export type Role = 'admin' | 'developer' | 'tester' | 'customercare';
+export const ROLES: readonly Role[] = ['admin', 'developer', 'tester', 'customercare'];
+
+export type Tone = 'success' | 'warning' | 'info' | 'danger';
+
+export interface Condition {
+  field: string;
+  equals?: unknown;
+  notEquals?: unknown;
+}
+
+/** A JSON Schema of one record field, with the engine's own keywords. */
+export interface FieldSchema {
+  type?: string | string[];
+  title?: string;
+  description?: string;
+  readOnly?: boolean;
+  writeOnly?: boolean;
+  format?: string;
+  enum?: unknown[];
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  items?: FieldSchema;
+  properties?: Record<string, FieldSchema>;
+  'x-json'?: boolean;
+  'x-derived'?: { from: string; fn: 'md5' | 'sha256' };
+  [keyword: string]: unknown;
+}
+
+export interface RecordSchema {
+  type: 'object';
+  required?: string[];
+  additionalProperties?: false;
+  properties: Record<string, FieldSchema>;
+}
+
+export interface FileRule {
+  kind: 'png' | 'image' | 'css' | 'json';
+  width?: number;
+  height?: number;
+  maxBytes?: number;
+  path?: string;
+  into?: string;
+}
+
+export interface Relation {
+  name: string;
+  field: string;
+  entity: string;
+  show?: string[];
+  onDelete?: 'restrict' | 'cascade' | 'setNull';
+}
+
+export type FilterOp = 'eq' | 'contains' | 'prefix';
+
+export interface FilterDecl {
+  field: string;
+  param?: string;
+  op: FilterOp;
+  label?: string;
+  widget?: string;
+  lookup?: string;
+}
+
+export interface ColumnDecl {
+  field: string;
+  label?: string;
+  cell?: string;
+  truncate?: number;
+  width?: number;
+  prefixField?: string;
+}
+
+export interface HighlightRule {
+  when: Condition;
+  tone: Tone;
+}
+
+export interface ListDecl {
+  pageSizes?: number[];
+  defaultPageSize?: number;
+  sortable?: string[];
+  defaultOrder?: { field: string; direction?: 'asc' | 'desc' };
+  filters?: FilterDecl[];
+  columns?: ColumnDecl[];
+  highlight?: HighlightRule[];
+  details?: boolean;
+}
+
+export interface FieldUi {
+  widget?: string;
+  lookup?: string;
+  lookupPageSize?: number;
+  readonlyFor?: Role[];
+  help?: string;
+  label?: string;
+}
+
+export interface FormDecl {
+  fields?: string[];
+  ui?: Record<string, FieldUi>;
+  lockedOnEdit?: string[];
+  warningOnEdit?: string;
+  override?: string;
+}
+
+export type ActionKind =
+  | 'list'
+  | 'create'
+  | 'update'
+  | 'destroy'
+  | 'destroyAll'
+  | 'destroyByFilter'
+  | 'toggle'
+  | 'custom';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface ActionDecl {
+  kind: ActionKind;
+  method: HttpMethod;
+  path: string;
+  roles: Role[];
+  input?: 'query' | 'json' | 'multipart';
+  key?: string[];
+  writable?: string[];
+  locked?: string[];
+  field?: string;
+  refuseWhen?: Condition & { message: string };
+  handler?: string;
+  inputSchema?: Record<string, unknown>;
+  forRole?: Partial<Record<Role, Record<string, string>>>;
+  ui?: { place?: 'toolbar' | 'row' | 'none'; label?: string; confirm?: string; override?: string };
+}
+
+export interface MenuDecl {
+  label: string;
+  group?: string;
+  order?: number;
+  roles?: Role[];
+}
+
+export interface ScreenDecl {
+  route: string;
+  roles: Role[];
+  menu?: MenuDecl;
+  override?: string;
+  toolbar?: string[];
+  rowActions?: string[];
+}
+
+export interface Manifest {
+  entity: string;
+  title: string;
+  description?: string;
+  table?: string;
+  provides?: 'accounts' | 'audit-log';
+  record?: RecordSchema;
+  storage?: {
+    unique?: string[][];
+    indexes?: string[][];
+    secrets?: string[];
+    files?: Record<string, FileRule>;
+  };
+  relations?: Relation[];
+  compose?: Record<string, Record<string, string>>;
+  list?: ListDecl;
+  form?: FormDecl;
+  actions: Record<string, ActionDecl>;
+  screen?: ScreenDecl;
+}

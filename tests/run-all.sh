@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The whole suite: types, unit and component tests, server tests on SQLite and PostgreSQL, then the built
+# panel driven in Chromium against the real server.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+npx tsc --noEmit -p tsconfig.json
+npx vite build --logLevel warn
+npx vitest run
