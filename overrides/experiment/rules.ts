@@ -1,0 +1,69 @@
+// The A/B experiment rules of SPEC sections 4 and 5, read by the experiment form (to enable its OK button)
+// and by the server (to refuse the same input on add and edit). Pure functions, no DOM.
+
+export interface DeploymentBlock {
+  count: number | null | undefined;
+  groupName?: string;
+  customUrl?: string | null;
+  /** platform name -> file names, e.g. {"tizen": ["bundleA.js", "styleA.css"]} */
+  files?: Record<string, string[]>;
+}
+
+export interface ExperimentDraft {
+  whitelabelId?: number | null;
+  platformIds?: (number | null | undefined)[];
+  modelNames?: string[];
+  recordsCount?: number | string | null;
+  isActive?: boolean;
+  isCollecting?: boolean;
+  isRandomSaveEnable?: boolean;
+  probability?: number | string | null;
+  versionsDeploymentSettings?: DeploymentBlock[];
+}
+
+/** What a new experiment starts with (SPEC section 4). */
+export function newExperiment(): ExperimentDraft {
+  return {
+    whitelabelId: null,
+    platformIds: [null],
+    modelNames: [''],
+    recordsCount: null,
+    isActive: false,
+    isCollecting: true,
+    isRandomSaveEnable: true,
+    probability: 1,
+    versionsDeploymentSettings: [{ count: null, groupName: '', customUrl: '', files: {} }],
+  };
+}
+
+/** Model names as stored: trimmed, blanks dropped. */
+export function cleanModelNames(names: string[] | undefined): string[] {
+  return (names ?? []).map((name) => name.trim()).filter((name) => name !== '');
+}
+
+/** Removing the last item of a list leaves one blank item rather than an empty list. */
+export function removeItem<T>(items: T[], index: number, blank: () => T): T[] {
+  const rest = items.filter((_, i) => i !== index);
+  return rest.length === 0 ? [blank()] : rest;
+}
+
+/** Every rule the experiment breaks, as messages naming the field; empty when it may be submitted. */
+export function experimentProblems(draft: ExperimentDraft): string[] {
+  const problems: string[] = [];
+  if (!draft.whitelabelId) problems.push('whitelabelId: choose a whitelabel');
+  if (!draft.platformIds || !draft.platformIds[0]) problems.push('platformIds: choose the first platform');
+  const records = Number(draft.recordsCount);
+  const recordsGiven = draft.recordsCount !== null && draft.recordsCount !== undefined && draft.recordsCount !== '';
+  if (!recordsGiven || !Number.isFinite(records) || records === 0) {
+    problems.push('recordsCount: must be filled and not zero');
+  }
+  const sum = (draft.versionsDeploymentSettings ?? []).reduce((total, block) => total + (Number(block.count) || 0), 0);
+  if (recordsGiven && sum !== records) {
+    problems.push(`versionsDeploymentSettings: the counts add up to ${sum}, not to recordsCount ${records}`);
+  }
+  const probability = Number(draft.probability);
+  if (draft.probability === null || draft.probability === undefined || draft.probability === '' || !(probability >= 0 && probability <= 1)) {
+    problems.push('probability: must be between 0 and 1');
+  }
+  return problems;
+}

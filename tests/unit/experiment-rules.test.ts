@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { cleanModelNames, experimentProblems, newExperiment, removeItem } from '../../overrides/experiment/rules';
+
+const valid = {
+  whitelabelId: 1,
+  platformIds: [2, 3],
+  recordsCount: 10,
+  probability: 0.5,
+  versionsDeploymentSettings: [{ count: 4, groupName: 'A' }, { count: 6, groupName: 'B' }],
+};
+
+describe('experiment rules', () => {
+  it('lets a complete experiment through', () => {
+    expect(experimentProblems(valid)).toEqual([]);
+  });
+
+  it('starts a new experiment collecting, with random save, probability 1 and inactive', () => {
+    expect(newExperiment()).toMatchObject({ isCollecting: true, isRandomSaveEnable: true, probability: 1, isActive: false });
+    expect(experimentProblems(newExperiment()).length).toBeGreaterThan(0);
+  });
+
+  it('refuses counts that do not add up to the records count', () => {
+    const problems = experimentProblems({ ...valid, recordsCount: 11 });
+    expect(problems).toEqual(['versionsDeploymentSettings: the counts add up to 10, not to recordsCount 11']);
+  });
+
+  it('refuses a missing whitelabel, a missing first platform and an empty or zero records count', () => {
+    expect(experimentProblems({ ...valid, whitelabelId: null })[0]).toMatch(/^whitelabelId/);
+    expect(experimentProblems({ ...valid, platformIds: [null, 3] })[0]).toMatch(/^platformIds/);
+    expect(experimentProblems({ ...valid, recordsCount: 0 })[0]).toMatch(/^recordsCount/);
+    expect(experimentProblems({ ...valid, recordsCount: '' })[0]).toMatch(/^recordsCount/);
+  });
+
+  it('refuses a probability outside 0 to 1 and accepts both ends', () => {
+    expect(experimentProblems({ ...valid, probability: 1.5 })).toEqual(['probability: must be between 0 and 1']);
+    expect(experimentProblems({ ...valid, probability: -0.1 })).toEqual(['probability: must be between 0 and 1']);
+    expect(experimentProblems({ ...valid, probability: 0 })).toEqual([]);
+    expect(experimentProblems({ ...valid, probability: 1 })).toEqual([]);
+  });
+
+  it('trims model names and leaves one blank item when the last one is removed', () => {
+    expect(cleanModelNames([' UE55 ', '', '  '])).toEqual(['UE55']);
+    expect(removeItem(['only'], 0, () => '')).toEqual(['']);
+    expect(removeItem(['a', 'b'], 0, () => '')).toEqual(['b']);
+  });
+});

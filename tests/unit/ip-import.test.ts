@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { isIpv4Cidr, parseIpImport, rangeToCidrs, parseIpv4, withMask } from '../../overrides/ip-import/expand';
+
+const ip = (text: string) => parseIpv4(text) as number;
+
+describe('tester IP rules', () => {
+  it('accepts a dotted address with an optional mask of 0-32 and nothing else', () => {
+    expect(isIpv4Cidr('10.0.0.1')).toBe(true);
+    expect(isIpv4Cidr('10.0.0.0/0')).toBe(true);
+    expect(isIpv4Cidr('255.255.255.255/32')).toBe(true);
+    for (const bad of ['256.1.1.1', '1.2.3.4/33', '1.2.3', '1.2.3.4/', '1.2.3.4/1/2', 'a.b.c.d', ' 1.2.3.4', '1.2.3.4/-1']) {
+      expect(isIpv4Cidr(bad), bad).toBe(false);
+    }
+  });
+
+  it('adds the default mask /32 only where none is given', () => {
+    expect(withMask('1.2.3.4')).toBe('1.2.3.4/32');
+    expect(withMask('1.2.3.0/24')).toBe('1.2.3.0/24');
+  });
+});
+
+describe('range expansion', () => {
+  it('covers an aligned range with one block', () => {
+    expect(rangeToCidrs(ip('10.0.0.0'), ip('10.0.0.255'))).toEqual(['10.0.0.0/24']);
+    expect(rangeToCidrs(0, 2 ** 32 - 1)).toEqual(['0.0.0.0/0']);
+  });
+
+  it('covers a range off the block boundaries with the fewest blocks, exactly', () => {
+    expect(rangeToCidrs(ip('10.0.0.5'), ip('10.0.0.20'))).toEqual([
+      '10.0.0.5/32', '10.0.0.6/31', '10.0.0.8/29', '10.0.0.16/30', '10.0.0.20/32',
+    ]);
+    expect(rangeToCidrs(ip('192.168.0.255'), ip('192.168.1.0'))).toEqual(['192.168.0.255/32', '192.168.1.0/32']);
+  });
+
+  it('covers every address of a range once and nothing outside it', () => {
+    const start = ip('172.16.3.77');
+    const end = ip('172.16.9.201');
+    let covered = 0;
+    let next = start;
+    for (const block of rangeToCidrs(start, end)) {
+      const [base, mask] = block.split('/');
+      expect(ip(base)).toBe(next);
+      const size = 2 ** (32 - Number(mask));
+      expect(ip(base) % size).toBe(0);
+      next += size;
+      covered += size;
+    }
+    expect(next - 1).toBe(end);
+    expect(covered).toBe(end - start + 1);
+  });
+});
+
+describe('import file', () => {
+  it('drops blank lines, expands ranges and wildcards, and adds /32', () => {
+    const result = parseIpImport('10.0.0.0~10.0.0.3\n\n  \r\n1.2.3.4\n5.6.7.0/24\n9.9.9.*\n');
+    expect(result.problems).toEqual([]);
+    expect(result.ips).toEqual([
+      '10.0.0.0/30', '1.2.3.4/32', '5.6.7.0/24',
+      '9.9.9.1/32', '9.9.9.2/31', '9.9.9.4/30', '9.9.9.8/29', '9.9.9.16/28', '9.9.9.32/27', '9.9.9.64/26', '9.9.9.128/25',
+    ]);
+  });
+
+  it('names every garbage line with its line number and imports none of them', () => {
+    const result = parseIpImport('1.1.1.1\nhello\n300.1.1.1\n1.2.3.9~1.2.3.1\n1.*.3.4\n');
+    expect(result.ips).toEqual(['1.1.1.1/32']);
+    expect(result.problems.map((p) => [p.line, p.text])).toEqual([
+      [2, 'hello'], [3, '300.1.1.1'], [4, '1.2.3.9~1.2.3.1'], [5, '1.*.3.4'],
+    ]);
+  });
+
+  it('gives an empty list for a file of blank lines', () => {
+    expect(parseIpImport('\n\n   \n')).toEqual({ ips: [], problems: [] });
+  });
+});
