@@ -1,0 +1,179 @@
+// Validates entity manifests against schemas/manifest.schema.json and cross-checks what JSON Schema cannot see
+// (field references, relation targets, unique routes). Runs in Node and in the browser build: no fs here.
+import Ajv, { type ErrorObject } from 'ajv';
+import metaSchema from '../../../schemas/manifest.schema.json';
+import type { Manifest } from './types';
+
+/** A manifest that is not valid; `file` is the schemas/ file and `path` the JSON pointer of the fault. */
+export class ManifestError extends Error {
+  file: string;
+  path: string;
+  constructor(file: string, path: string, problem: string) {
+    super(`${file} at ${path || '/'}: ${problem}`);
+    this.name = 'ManifestError';
+    this.file = file;
+    this.path = path || '/';
+  }
+}
+
+let compiled: ReturnType<Ajv['compile']> | undefined;
+function metaValidator() {
+  if (!compiled) compiled = new Ajv({ allErrors: false, strict: false }).compile(metaSchema);
+  return compiled;
+}
+
+function describe(error: ErrorObject): string {
+  if (error.keyword === 'additionalProperties') {
+    return `unknown key "${(error.params as { additionalProperty: string }).additionalProperty}"`;
+  }
+  if (error.keyword === 'required') return `missing key "${(error.params as { missingProperty: string }).missingProperty}"`;
+  if (error.keyword === 'enum') {
+    return `${error.message}: ${JSON.stringify((error.params as { allowedValues: unknown[] }).allowedValues)}`;
+  }
+  return error.message ?? error.keyword;
+}
+
+/**
+ * Checks every manifest and returns them typed; the first fault throws a ManifestError naming file and path.
+ * @example validateManifests([{ file: 'schemas/platform.json', json }]) // -> [platformManifest]
+ */
+export function validateManifests(files: { file: string; json: unknown }[]): Manifest[] {
+  const validate = metaValidator();
+  const manifests: { file: string; m: Manifest }[] = [];
+  for (const { file, json } of files) {
+    if (!validate(json)) {
+      const error = validate.errors![0];
+      throw new ManifestError(file, error.instancePath, describe(error));
+    }
+    manifests.push({ file, m: json as Manifest });
+  }
+  crossCheck(manifests);
+  return manifests.map(({ m }) => m);
+}
+
+function crossCheck(manifests: { file: string; m: Manifest }[]): void {
+  const byEntity = new Map<string, Manifest>();
+  const entityFile = new Map<string, string>();
+  for (const { file, m } of manifests) {
+    if (entityFile.has(m.entity)) {
+      throw new ManifestError(file, '/entity', `entity "${m.entity}" is also declared in ${entityFile.get(m.entity)}`);
+    }
+    entityFile.set(m.entity, file);
+    byEntity.set(m.entity, m);
+  }
+  const routes = new Map<string, string>();
+  const apiPaths = new Map<string, string>();
+  const tables = new Map<string, string>();
+  for (const { file, m } of manifests) {
+    const fail = (path: string, problem: string): never => {
+      throw new ManifestError(file, path, problem);
+    };
+    const props = m.record?.properties ?? {};
+    const relations = m.relations ?? [];
+    const own = (field: string, path: string) => {
+      if (!(field in props)) fail(path, `field "${field}" is not in record.properties`);
+    };
+    // A field shown or filtered may be own, relation.field (the related entity's field) or compose.field.
+    const shown = (field: string, path: string) => {
+      const dot = field.indexOf('.');
+      if (dot < 0) return own(field, path);
+      const head = field.slice(0, dot);
+      const tail = field.slice(dot + 1);
+      const relation = relations.find((r) => r.name === head);
+      if (relation) {
+        const target = byEntity.get(relation.entity);
+        if (target && !(tail in (target.record?.properties ?? {}))) {
+          fail(path, `field "${tail}" is not in the record of entity "${relation.entity}"`);
+        }
+        return;
+      }
+      if (m.compose?.[head]?.[tail] !== undefined) return;
+      fail(path, `"${field}" names neither a relation nor a compose field`);
+    };
+
+    if (m.table) {
+      if (tables.has(m.table)) fail('/table', `table "${m.table}" is also used by ${tables.get(m.table)}`);
+      tables.set(m.table, file);
+    }
+    for (const [name, schema] of Object.entries(props)) {
+      const derived = schema['x-derived'];
+      if (derived) own(derived.from, `/record/properties/${name}/x-derived/from`);
+    }
+    (m.record?.required ?? []).forEach((f, i) => own(f, `/record/required/${i}`));
+    const storage = m.storage ?? {};
+    storage.unique?.forEach((fields, i) => fields.forEach((f, j) => own(f, `/storage/unique/${i}/${j}`)));
+    storage.indexes?.forEach((fields, i) => fields.forEach((f, j) => own(f, `/storage/indexes/${i}/${j}`)));
+    storage.secrets?.forEach((f, i) => {
+      own(f, `/storage/secrets/${i}`);
+      if (!props[f].writeOnly) fail(`/storage/secrets/${i}`, `secret field "${f}" must be writeOnly`);
+    });
+    for (const [name, rule] of Object.entries(storage.files ?? {})) {
+      if (rule.into) own(rule.into, `/storage/files/${name}/into`);
+    }
+    relations.forEach((r, i) => {
+      own(r.field, `/relations/${i}/field`);
+      const target = byEntity.get(r.entity);
+      if (!target) fail(`/relations/${i}/entity`, `entity "${r.entity}" does not exist`);
+      if (!target!.table) fail(`/relations/${i}/entity`, `entity "${r.entity}" has no table`);
+      (r.show ?? []).forEach((f, j) => {
+        if (!(f in (target!.record?.properties ?? {}))) {
+          fail(`/relations/${i}/show/${j}`, `field "${f}" is not in the record of entity "${r.entity}"`);
+        }
+      });
+    });
+    for (const [name, parts] of Object.entries(m.compose ?? {})) {
+      for (const [part, column] of Object.entries(parts)) own(column, `/compose/${name}/${part}`);
+    }
+    const list = m.list ?? {};
+    list.sortable?.forEach((f, i) => shown(f, `/list/sortable/${i}`));
+    if (list.defaultOrder) shown(list.defaultOrder.field, '/list/defaultOrder/field');
+    const params = new Set<string>();
+    list.filters?.forEach((f, i) => {
+      shown(f.field, `/list/filters/${i}/field`);
+      const param = f.param ?? f.field;
+      if (params.has(param)) fail(`/list/filters/${i}`, `filter parameter "${param}" is declared twice`);
+      params.add(param);
+      if (f.lookup && !byEntity.has(f.lookup)) fail(`/list/filters/${i}/lookup`, `entity "${f.lookup}" does not exist`);
+    });
+    list.columns?.forEach((c, i) => {
+      shown(c.field, `/list/columns/${i}/field`);
+      if (c.prefixField) shown(c.prefixField, `/list/columns/${i}/prefixField`);
+    });
+    list.highlight?.forEach((h, i) => shown(h.when.field, `/list/highlight/${i}/when/field`));
+    const form = m.form ?? {};
+    form.fields?.forEach((f, i) => own(f, `/form/fields/${i}`));
+    form.lockedOnEdit?.forEach((f, i) => own(f, `/form/lockedOnEdit/${i}`));
+    for (const [field, ui] of Object.entries(form.ui ?? {})) {
+      own(field, `/form/ui/${field}`);
+      if (ui.lookup && !byEntity.has(ui.lookup)) fail(`/form/ui/${field}/lookup`, `entity "${ui.lookup}" does not exist`);
+    }
+    if (m.screen) {
+      if (routes.has(m.screen.route)) fail('/screen/route', `route "${m.screen.route}" is also used by ${routes.get(m.screen.route)}`);
+      routes.set(m.screen.route, file);
+    }
+    for (const [name, action] of Object.entries(m.actions)) {
+      const at = `/actions/${name}`;
+      const call = `${action.method} ${action.path}`;
+      if (apiPaths.has(call)) fail(`${at}/path`, `${call} is also declared by ${apiPaths.get(call)}`);
+      apiPaths.set(call, `${file} at ${at}`);
+      if (!action.roles || action.roles.length === 0) fail(`${at}/roles`, 'every action needs roles');
+      if (action.kind !== 'custom' && !m.table) fail(`${at}/kind`, `a "${action.kind}" action needs a table`);
+      action.key?.forEach((f, i) => own(f, `${at}/key/${i}`));
+      action.writable?.forEach((f, i) => own(f, `${at}/writable/${i}`));
+      action.locked?.forEach((f, i) => own(f, `${at}/locked/${i}`));
+      if (action.field) {
+        own(action.field, `${at}/field`);
+        if (action.kind === 'toggle' && props[action.field].type !== 'boolean') {
+          fail(`${at}/field`, `toggle field "${action.field}" must be a boolean`);
+        }
+      }
+      if (action.refuseWhen) own(action.refuseWhen.field, `${at}/refuseWhen/field`);
+      for (const [role, fields] of Object.entries(action.forRole ?? {})) {
+        for (const f of Object.keys(fields ?? {})) own(f, `${at}/forRole/${role}/${f}`);
+      }
+      if (action.kind === 'destroyByFilter' && !(list.filters?.length)) {
+        fail(`${at}/kind`, 'destroyByFilter needs list.filters');
+      }
+    }
+  }
+}
