@@ -1,0 +1,83 @@
+import { getPath } from '../manifest/fields';
+import type { ActionDecl, Condition, Manifest, Role } from '../manifest/types';
+
+/** Where a role lands when it opens a screen it may not see (SPEC 2 guard); other roles stay where they are. */
+export const HOME_BY_ROLE: Partial<Record<Role, string>> = { tester: '/testerIP', customercare: '/appinfo' };
+
+export type GuardDecision = { kind: 'allow' } | { kind: 'login' } | { kind: 'redirect'; to: string } | { kind: 'cancel' };
+
+/** guardRoute(['admin'], 'tester') -> {kind: 'redirect', to: '/testerIP'} */
+export function guardRoute(roles: Role[], role: Role | null | undefined): GuardDecision {
+  if (!role) return { kind: 'login' };
+  if (roles.includes(role)) return { kind: 'allow' };
+  const home = HOME_BY_ROLE[role];
+  return home ? { kind: 'redirect', to: home } : { kind: 'cancel' };
+}
+
+/** The manifests that declare a screen, i.e. the routes of the panel. */
+export function screens(manifests: Manifest[]): Manifest[] {
+  return manifests.filter((m) => m.screen);
+}
+
+export interface MenuLink {
+  kind: 'link';
+  label: string;
+  route: string;
+  order: number;
+}
+export interface MenuGroup {
+  kind: 'group';
+  label: string;
+  order: number;
+  items: MenuLink[];
+}
+export type MenuEntry = MenuLink | MenuGroup;
+
+/**
+ * The menu of one role, built from `screen.menu` of every manifest: entries grouped by `menu.group` (a group
+ * shows when the role sees one of its entries), ordered by `menu.order` (a group by its first entry).
+ */
+export function menuFor(manifests: Manifest[], role: Role): MenuEntry[] {
+  const top: MenuEntry[] = [];
+  const groups = new Map<string, MenuGroup>();
+  for (const m of manifests) {
+    const menu = m.screen?.menu;
+    if (!m.screen || !menu) continue;
+    if (!(menu.roles ?? m.screen.roles).includes(role)) continue;
+    const link: MenuLink = { kind: 'link', label: menu.label, route: m.screen.route, order: menu.order ?? 1000 };
+    if (!menu.group) {
+      top.push(link);
+      continue;
+    }
+    let group = groups.get(menu.group);
+    if (!group) {
+      group = { kind: 'group', label: menu.group, order: link.order, items: [] };
+      groups.set(menu.group, group);
+      top.push(group);
+    }
+    group.items.push(link);
+    group.order = Math.min(group.order, link.order);
+  }
+  for (const g of groups.values()) g.items.sort((a, b) => a.order - b.order || a.label.localeCompare(b.label));
+  return top.sort((a, b) => a.order - b.order || a.label.localeCompare(b.label));
+}
+
+/** The action if `role` may call it, else undefined: the UI shows only what the server lets through. */
+export function allowedAction(manifest: Manifest, name: string, role: Role | null | undefined): ActionDecl | undefined {
+  const action = manifest.actions[name];
+  return action && role && action.roles.includes(role) ? action : undefined;
+}
+
+/** The first action of a kind that `role` may call (`list`, `create`, `update`, `destroy` ...). */
+export function actionOfKind(manifest: Manifest, kind: ActionDecl['kind'], role: Role | null | undefined): [string, ActionDecl] | undefined {
+  const entry = Object.entries(manifest.actions).find(([, a]) => a.kind === kind);
+  return entry && role && entry[1].roles.includes(role) ? entry : undefined;
+}
+
+/** matches({role: 'admin'}, {field: 'role', equals: 'admin'}) === true */
+export function matches(row: unknown, condition: Condition): boolean {
+  const value = getPath(row, condition.field);
+  if ('equals' in condition) return value === condition.equals;
+  if ('notEquals' in condition) return value !== condition.notEquals;
+  return false;
+}

@@ -1,0 +1,66 @@
+import { createContext, useContext } from 'react';
+import { createDataProvider, type DataProvider } from '../http/data-provider';
+import { connectLive, disconnectLive } from '../live/live-store';
+import type { ManifestSet } from '../manifest/load';
+import { session, signIn, signOut, type SessionUser } from '../session/session';
+import type { PanelConfig } from './config';
+import { notify } from './notices';
+
+export interface Panel {
+  config: PanelConfig;
+  manifests: ManifestSet;
+  provider: DataProvider;
+  login(email: string, password: string): Promise<void>;
+  /** Clears the token, the user and the cookies, closes the socket; `revoke` also ends the token on the server. */
+  logout(revoke?: boolean): Promise<void>;
+}
+
+/**
+ * The running panel: one data provider, one session, one live socket. A stored token is reused at once.
+ * @example const panel = createPanel(await fetchConfig(), loadManifests(bundledManifestFiles()))
+ */
+export function createPanel(config: PanelConfig, manifests: ManifestSet): Panel {
+  const provider = createDataProvider({
+    baseUrl: config.backendUrl,
+    getToken: () => session.get().token,
+    onUnauthorized: () => {
+      if (!session.get().token) return;
+      notify({ severity: 'error', title: 'You need to login again', text: 'Error' });
+      void panel.logout(false);
+    },
+  });
+
+  const panel: Panel = {
+    config,
+    manifests,
+    provider,
+    async login(email, password) {
+      try {
+        const data = await provider.request<{ token: string; user: SessionUser }>('POST', '/v1/user/login', { email, password });
+        signIn(data.token, data.user);
+        void connectLive(config.backendUrl, data.token);
+      } catch (e) {
+        signOut();
+        throw e;
+      }
+    },
+    async logout(revoke = true) {
+      const token = session.get().token;
+      disconnectLive();
+      signOut();
+      if (revoke && token) await provider.request('POST', '/v1/user/logout', {}, 'json', { token }).catch(() => undefined);
+    },
+  };
+
+  const stored = session.get().token;
+  if (stored) void connectLive(config.backendUrl, stored);
+  return panel;
+}
+
+export const PanelContext = createContext<Panel | null>(null);
+
+export function usePanel(): Panel {
+  const panel = useContext(PanelContext);
+  if (!panel) throw new Error('usePanel() outside <PanelContext.Provider>');
+  return panel;
+}

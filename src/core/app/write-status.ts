@@ -1,0 +1,39 @@
+import { useCallback, useState } from 'react';
+import { writeErrorText } from '../http/http-error';
+import { notify } from './notices';
+
+export type WriteStatus = 'empty' | 'pending' | 'success' | 'error';
+
+/**
+ * One write request's state (SPEC 4): empty -> pending -> success | error, with the notices of the spec.
+ * `run` resolves true on success and false on failure (the error text stays in `error`).
+ * @example const write = useWrite('Add'); await write.run(() => provider.call(action, values));
+ */
+export function useWrite(label: string) {
+  const [status, setStatus] = useState<WriteStatus>('empty');
+  const [error, setError] = useState<string | null>(null);
+  const run = useCallback(
+    async (fn: () => Promise<unknown>): Promise<boolean> => {
+      setStatus('pending');
+      setError(null);
+      try {
+        await fn();
+        setStatus('success');
+        notify({ severity: 'success', title: `${label} request status`, text: 'Success' });
+        return true;
+      } catch (e) {
+        const text = writeErrorText(e);
+        setStatus('error');
+        setError(text);
+        notify({ severity: 'error', title: `${label} request status`, text });
+        return false;
+      }
+    },
+    [label],
+  );
+  const reset = useCallback(() => {
+    setStatus('empty');
+    setError(null);
+  }, []);
+  return { status, error, run, reset };
+}

@@ -1,0 +1,76 @@
+import type { ActionDecl, FieldSchema, Manifest, Role } from '../manifest/types';
+
+export type FormMode = 'create' | 'edit';
+
+export interface FormField {
+  name: string;
+  schema: FieldSchema;
+  required: boolean;
+  disabled: boolean;
+  widget?: string;
+  help?: string;
+}
+
+/**
+ * The fields of a manifest's modal: `form.fields` in order, readOnly fields left out. On edit, `lockedOnEdit`
+ * fields are disabled, and a writeOnly field (a password) is required only when the update exists to change it.
+ * @example formFields(userManifest, 'edit', 'admin', update) // email and role disabled, password required
+ */
+export function formFields(manifest: Manifest, mode: FormMode, role: Role, update?: ActionDecl): FormField[] {
+  const props = manifest.record?.properties ?? {};
+  const required = new Set(manifest.record?.required ?? []);
+  const ui = manifest.form?.ui ?? {};
+  const locked = new Set(mode === 'edit' ? (manifest.form?.lockedOnEdit ?? update?.locked ?? []) : []);
+  return (manifest.form?.fields ?? [])
+    .filter((name) => props[name] && !props[name].readOnly)
+    .map((name) => {
+      const schema = props[name];
+      const hint = ui[name] ?? {};
+      const isLocked = locked.has(name) || Boolean(hint.readonlyFor?.includes(role));
+      let isRequired = required.has(name);
+      if (mode === 'edit' && schema.writeOnly) isRequired = Boolean(update?.writable?.includes(name));
+      if (isLocked) isRequired = false;
+      return { name, schema, required: isRequired, disabled: isLocked, widget: hint.widget, help: hint.help ?? schema.description };
+    });
+}
+
+/** The JSON Schema the form renders and validates: the form's fields only, labels from `form.ui.*.label`. */
+export function formJsonSchema(manifest: Manifest, fields: FormField[]): Record<string, unknown> {
+  const ui = manifest.form?.ui ?? {};
+  const properties: Record<string, FieldSchema> = {};
+  for (const f of fields) {
+    const { readOnly: _r, writeOnly: _w, 'x-json': _j, 'x-derived': _d, ...rest } = f.schema;
+    properties[f.name] = { ...rest, title: ui[f.name]?.label ?? f.schema.title ?? f.name };
+  }
+  return { type: 'object', required: fields.filter((f) => f.required).map((f) => f.name), properties };
+}
+
+function filled(value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  if (typeof value === 'string') return value.trim() !== '';
+  if (Array.isArray(value)) return value.length > 0;
+  return true;
+}
+
+/** The OK gate of every modal: each required field holds a value. */
+export function requiredFilled(fields: FormField[], values: Record<string, unknown>): boolean {
+  return fields.every((f) => !f.required || filled(values[f.name]));
+}
+
+/** The initial values: the list row on edit (secrets blank), schema defaults on create. */
+export function initialValues(fields: FormField[], record: Record<string, unknown> | null): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const f of fields) {
+    if (record) {
+      if (!f.schema.writeOnly && record[f.name] !== undefined && record[f.name] !== null) values[f.name] = record[f.name];
+    } else if (f.schema.default !== undefined) values[f.name] = f.schema.default;
+  }
+  return values;
+}
+
+/** Formats of the manifests' record schemas (docs/manifests.md), for the form validator. */
+export const CUSTOM_FORMATS: Record<string, RegExp> = {
+  semver: /^\d{1,2}\.\d{1,2}\.\d{1,2}$/,
+  version3: /^\d+\.\d+\.\d+$/,
+  ipv4cidr: /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\/(3[0-2]|[12]?\d))?$/,
+};

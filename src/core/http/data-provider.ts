@@ -1,0 +1,117 @@
+import type { ActionDecl } from '../manifest/types';
+import { HttpError } from './http-error';
+
+export { HttpError };
+
+export type Params = Record<string, unknown>;
+
+export interface DataProviderOptions {
+  /** The `backendUrl` of /config.json; '' means the panel's own origin. */
+  baseUrl: string;
+  getToken: () => string | null;
+  /** Called once for a 401 answered while a token was held (SPEC 8). */
+  onUnauthorized: () => void;
+  fetch?: typeof fetch;
+}
+
+export interface RequestOptions {
+  /** Send this token instead of the session's (logout revokes a token the session already dropped). */
+  token?: string;
+}
+
+export interface ListResult<R = Record<string, unknown>> {
+  rows: R[];
+  count: number;
+}
+
+export interface DataProvider {
+  /** request('GET', '/v1/admin/platform/get', {page: 1}) resolves to the envelope's `data`. */
+  request<T = unknown>(method: ActionDecl['method'], path: string, params?: Params, input?: ActionDecl['input'], options?: RequestOptions): Promise<T>;
+  /** call(manifest.actions.create, {name: 'webOS'}): the action's method, path and input placement. */
+  call<T = unknown>(action: ActionDecl, params?: Params): Promise<T>;
+  list<R = Record<string, unknown>>(action: ActionDecl, params?: Params): Promise<ListResult<R>>;
+}
+
+function toText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === undefined || value === null || value === '';
+}
+
+/** The query string of a call: empty values are left out, objects and arrays are sent as JSON text. */
+export function toQuery(params: Params = {}): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (!isEmpty(value)) search.set(key, toText(value));
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+function defaultInput(method: ActionDecl['method']): NonNullable<ActionDecl['input']> {
+  return method === 'GET' || method === 'DELETE' ? 'query' : 'json';
+}
+
+/**
+ * The one module for all HTTP of the panel. A call succeeds only on HTTP 200 with `result: true`; every other
+ * answer becomes an `HttpError` carrying the server's message.
+ * @example createDataProvider({baseUrl: '', getToken: () => session.token, onUnauthorized: logout})
+ */
+export function createDataProvider(options: DataProviderOptions): DataProvider {
+  const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
+  const base = options.baseUrl.replace(/\/+$/, '');
+
+  async function request<T>(
+    method: ActionDecl['method'],
+    path: string,
+    params: Params = {},
+    input = defaultInput(method),
+    requestOptions: RequestOptions = {},
+  ): Promise<T> {
+    const held = requestOptions.token === undefined;
+    const token = held ? options.getToken() : requestOptions.token;
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (token) headers.Authorization = token;
+    let url = `${base}${path}`;
+    let body: BodyInit | undefined;
+    if (input === 'query') url += toQuery(params);
+    else if (input === 'json') {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(params);
+    } else {
+      const form = new FormData();
+      for (const [key, value] of Object.entries(params)) {
+        if (isEmpty(value)) continue;
+        form.append(key, value instanceof Blob ? value : toText(value));
+      }
+      body = form;
+    }
+    let response: Response;
+    try {
+      response = await doFetch(url, { method, headers, body });
+    } catch {
+      throw new HttpError('Network Error', 0);
+    }
+    let envelope: unknown;
+    try {
+      envelope = await response.json();
+    } catch {
+      envelope = undefined;
+    }
+    const env = (envelope ?? {}) as { result?: unknown; data?: unknown; message?: unknown };
+    if (response.status === 401 && token && held) options.onUnauthorized();
+    if (response.status !== 200 || env.result !== true) {
+      const message = typeof env.message === 'string' ? env.message : response.statusText || `HTTP ${response.status}`;
+      throw new HttpError(message, response.status, envelope);
+    }
+    return env.data as T;
+  }
+
+  return {
+    request,
+    call: (action, params) => request(action.method, action.path, params, action.input),
+    list: (action, params) => request(action.method, action.path, params, action.input),
+  };
+}

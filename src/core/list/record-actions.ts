@@ -1,0 +1,47 @@
+import { matches } from '../access/access';
+import type { ActionDecl, Manifest } from '../manifest/types';
+
+type Row = Record<string, unknown>;
+
+/** keyParams({id: 3, name: 'x'}, destroy) -> {id: 3}: the `key` fields of the action (default id). */
+export function keyParams(row: Row, action: ActionDecl): Row {
+  return Object.fromEntries((action.key ?? ['id']).map((k) => [k, row[k]]));
+}
+
+/** The refuseWhen message when the server would refuse this row (the button is disabled with it), else null. */
+export function refusal(row: Row, action: ActionDecl): string | null {
+  return action.refuseWhen && matches(row, action.refuseWhen) ? action.refuseWhen.message : null;
+}
+
+function writableFields(manifest: Manifest): string[] {
+  const props = manifest.record?.properties ?? {};
+  return (manifest.form?.fields ?? []).filter((f) => props[f] && !props[f].readOnly);
+}
+
+/** A create call's fields: the form's writable fields that hold a value. */
+export function createPayload(manifest: Manifest, values: Row): Row {
+  return Object.fromEntries(writableFields(manifest).filter((f) => values[f] !== undefined).map((f) => [f, values[f]]));
+}
+
+/**
+ * An update call's fields: the key from the row, then `writable` + `locked` (when declared) or the form's
+ * writable fields. A writeOnly field left empty on edit is not sent.
+ */
+export function updatePayload(manifest: Manifest, action: ActionDecl, row: Row, values: Row): Row {
+  const props = manifest.record?.properties ?? {};
+  const fields = action.writable ? [...action.writable, ...(action.locked ?? [])] : writableFields(manifest);
+  const payload: Row = { ...keyParams(row, action) };
+  for (const f of fields) {
+    const value = values[f];
+    if (value === undefined || (props[f]?.writeOnly && value === '')) continue;
+    payload[f] = value;
+  }
+  return payload;
+}
+
+/** The notice label of a write: the action's ui.label, else Add / Edit / Delete by kind. */
+export function actionLabel(action: ActionDecl): string {
+  if (action.ui?.label) return action.ui.label;
+  const byKind: Partial<Record<ActionDecl['kind'], string>> = { create: 'Add', update: 'Edit', destroy: 'Delete' };
+  return byKind[action.kind] ?? 'Request';
+}

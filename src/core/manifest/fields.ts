@@ -1,0 +1,50 @@
+import type { FieldSchema, Manifest } from './types';
+
+/** getPath({user: {email: 'a@b'}}, 'user.email') === 'a@b' */
+export function getPath(row: unknown, path: string): unknown {
+  let value: unknown = row;
+  for (const part of path.split('.')) {
+    if (value === null || value === undefined || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
+/** The schema of a record field, a compose field (`user.email` -> userEmail) or undefined for relation fields. */
+export function fieldSchema(manifest: Manifest, path: string): FieldSchema | undefined {
+  const props = manifest.record?.properties ?? {};
+  if (props[path]) return props[path];
+  const [head, tail] = path.split('.', 2);
+  const own = tail && manifest.compose?.[head]?.[tail];
+  return own ? props[own] : undefined;
+}
+
+/** The label of a field: the list column label, else the record title, else the field name. */
+export function fieldLabel(manifest: Manifest, path: string): string {
+  const column = manifest.list?.columns?.find((c) => c.field === path);
+  return column?.label ?? fieldSchema(manifest, path)?.title ?? path;
+}
+
+/** Every field a details row lists: the record's readable fields, then relation and compose outputs. */
+export function detailFields(manifest: Manifest): string[] {
+  const props = manifest.record?.properties ?? {};
+  const composed = new Set(Object.values(manifest.compose ?? {}).flatMap((m) => Object.values(m)));
+  const own = Object.entries(props)
+    .filter(([name, schema]) => !schema.writeOnly && !composed.has(name))
+    .map(([name]) => name);
+  const relations = (manifest.relations ?? []).flatMap((r) => (r.show ?? ['name']).map((f) => `${r.name}.${f}`));
+  const compose = Object.entries(manifest.compose ?? {}).flatMap(([name, m]) => Object.keys(m).map((f) => `${name}.${f}`));
+  return [...own, ...relations, ...compose];
+}
+
+/** Field text for tables and details: booleans as yes/no, dates in the local format, JSON as text. */
+export function formatValue(value: unknown, schema?: FieldSchema): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (schema?.format === 'date-time' && typeof value === 'string') {
+    const date = new Date(value);
+    return Number.isNaN(date.getTime()) ? value : date.toLocaleString();
+  }
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}

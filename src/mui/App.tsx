@@ -1,0 +1,98 @@
+import Box from '@mui/material/Box';
+import LinearProgress from '@mui/material/LinearProgress';
+import { lazy, Suspense, type ReactNode } from 'react';
+import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
+import { guardRoute, screens } from '../core/access/access';
+import { usePanel } from '../core/app/panel';
+import type { Manifest, Role } from '../core/manifest/types';
+import { session } from '../core/session/session';
+import { useStore } from '../core/store';
+import { Notices } from './Notices';
+
+const LoginScreen = lazy(() => import('./LoginScreen'));
+const Shell = lazy(() => import('./Shell'));
+const HomeScreen = lazy(() => import('./HomeScreen'));
+const NotFound = lazy(() => import('./NotFound'));
+const EntityScreen = lazy(() => import('./EntityScreen'));
+
+/** The last location the guard let through: where a cancelled navigation stays. */
+let lastAllowed: string | null = null;
+
+/** SPEC 2 route guard: no login -> /login; wrong role -> the role's home, or the navigation is cancelled. */
+function Guard({ roles, children }: { roles: Role[]; children: ReactNode }) {
+  const { user } = useStore(session);
+  const location = useLocation();
+  const decision = guardRoute(roles, user?.role);
+  const here = location.pathname + location.search;
+  if (decision.kind === 'login') return <Navigate to="/login" replace />;
+  if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
+  if (decision.kind === 'cancel') return <Navigate to={lastAllowed && lastAllowed !== here ? lastAllowed : '/'} replace />;
+  lastAllowed = here;
+  return children;
+}
+
+function RequireLogin({ children }: { children: ReactNode }) {
+  const { token } = useStore(session);
+  return token ? children : <Navigate to="/login" replace />;
+}
+
+function PublicOnly({ children }: { children: ReactNode }) {
+  const { token } = useStore(session);
+  return token ? <Navigate to="/" replace /> : children;
+}
+
+export function RouteFallback() {
+  return (
+    <Box sx={{ position: 'fixed', top: 0, left: 0, right: 0, zIndex: 2000 }}>
+      <LinearProgress aria-label="Loading screen" />
+    </Box>
+  );
+}
+
+function screenRoute(m: Manifest) {
+  const screen = m.screen!;
+  return (
+    <Route
+      key={m.entity}
+      path={screen.route.replace(/^\//, '').replace(/\{(\w+)\}/g, ':$1')}
+      element={
+        <Guard roles={screen.roles}>
+          <EntityScreen manifest={m} />
+        </Guard>
+      }
+    />
+  );
+}
+
+/** Routes: /login, and one route per manifest with a `screen`; screens without a manifest do not exist yet. */
+export function App() {
+  const { manifests } = usePanel();
+  return (
+    <BrowserRouter>
+      <Suspense fallback={<RouteFallback />}>
+        <Routes>
+          <Route
+            path="/login"
+            element={
+              <PublicOnly>
+                <LoginScreen />
+              </PublicOnly>
+            }
+          />
+          <Route
+            element={
+              <RequireLogin>
+                <Shell />
+              </RequireLogin>
+            }
+          >
+            <Route index element={<HomeScreen />} />
+            {screens(manifests.all).map(screenRoute)}
+            <Route path="*" element={<NotFound />} />
+          </Route>
+        </Routes>
+      </Suspense>
+      <Notices />
+    </BrowserRouter>
+  );
+}

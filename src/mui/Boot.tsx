@@ -1,0 +1,63 @@
+import CircularProgress from '@mui/material/CircularProgress';
+import CssBaseline from '@mui/material/CssBaseline';
+import { ThemeProvider } from '@mui/material/styles';
+import { useEffect, useState } from 'react';
+import { fetchConfig, hostAllowed } from '../core/app/config';
+import { createPanel, PanelContext, type Panel } from '../core/app/panel';
+import { bundledManifestFiles, loadManifests } from '../core/manifest/load';
+import { checkRegistryNames } from '../registry/check';
+import { App } from './App';
+import { theme } from './theme';
+
+type BootState =
+  | { kind: 'loading' }
+  | { kind: 'configError' }
+  | { kind: 'noAccess' }
+  | { kind: 'broken'; message: string }
+  | { kind: 'ready'; panel: Panel };
+
+/** SPEC 1: /config.json first; without it, or on a host outside availableHosts, the page shows one line only. */
+export function Boot() {
+  const [state, setState] = useState<BootState>({ kind: 'loading' });
+  useEffect(() => {
+    let live = true;
+    fetchConfig().then(
+      (config) => {
+        if (!live) return;
+        if (!hostAllowed(config, window.location.hostname)) return setState({ kind: 'noAccess' });
+        try {
+          const manifests = loadManifests(bundledManifestFiles());
+          checkRegistryNames(manifests);
+          setState({ kind: 'ready', panel: createPanel(config, manifests) });
+        } catch (e) {
+          // A bad manifest or an unknown registry name: say which file and path, loudly.
+          setState({ kind: 'broken', message: e instanceof Error ? e.message : String(e) });
+        }
+      },
+      () => live && setState({ kind: 'configError' }),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  if (state.kind === 'configError') return <div style={bare}>Error while fetching config</div>;
+  if (state.kind === 'noAccess') return <div style={bare}>Нет доступа!</div>;
+  if (state.kind === 'broken') return <pre style={{ ...bare, color: '#b00020', whiteSpace: 'pre-wrap' }}>{state.message}</pre>;
+  return (
+    <ThemeProvider theme={theme}>
+      <CssBaseline />
+      {state.kind === 'loading' ? (
+        <div style={{ display: 'grid', placeItems: 'center', height: '100vh' }}>
+          <CircularProgress aria-label="Loading" />
+        </div>
+      ) : (
+        <PanelContext.Provider value={state.panel}>
+          <App />
+        </PanelContext.Provider>
+      )}
+    </ThemeProvider>
+  );
+}
+
+const bare = { fontFamily: 'system-ui, sans-serif', fontSize: 20, padding: 32 } as const;

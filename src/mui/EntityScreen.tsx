@@ -1,0 +1,15 @@
+import type { Manifest } from '../core/manifest/types';
+import { usePanel } from '../core/app/panel';
+import { screenOverrides } from '../registry/screens';
+import { ListScreen } from './ListScreen';
+
+/** A manifest's screen: its `screen.override` when it names one, else the generic list screen. */
+export default function EntityScreen({ manifest }: { manifest: Manifest }) {
+  const { manifests } = usePanel();
+  const name = manifest.screen?.override;
+  if (name) {
+    const Override = screenOverrides.get(name, { file: manifests.fileOf(manifest.entity), path: '/screen/override' });
+    return <Override manifest={manifest} />;
+  }
+  return <ListScreen key={manifest.entity} manifest={manifest} />;
+}

@@ -1,0 +1,47 @@
+import ClearIcon from '@mui/icons-material/Clear';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import { hasFilter, filterParam } from '../core/list/list-query';
+import { fieldSchema } from '../core/manifest/fields';
+import type { Manifest } from '../core/manifest/types';
+import { filterKinds } from '../registry/filters';
+
+export interface FilterBarProps {
+  manifest: Manifest;
+  file: string;
+  draft: Record<string, string>;
+  applied: Record<string, string>;
+  onDraft: (next: Record<string, string>) => void;
+  /** Enter (or a select choice) applies the draft and reloads the list. */
+  onApply: (next?: Record<string, string>) => void;
+  onClear: () => void;
+}
+
+/** The filter box of `list.filters`; Clear is enabled only while some filter is filled. */
+export function FilterBar({ manifest, file, draft, applied, onDraft, onApply, onClear }: FilterBarProps) {
+  const filters = manifest.list?.filters ?? [];
+  if (filters.length === 0) return null;
+  return (
+    <Stack direction="row" spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'center' }} role="search">
+      {filters.map((f, i) => {
+        const Input = filterKinds.get(f.widget ?? 'text', { file, path: `/list/filters/${i}/widget` });
+        const param = filterParam(f);
+        const schema = fieldSchema(manifest, f.field);
+        const options = schema?.enum?.map((v) => ({ value: String(v), label: String(v) }));
+        return (
+          <Input
+            key={param}
+            label={f.label ?? schema?.title ?? f.field}
+            value={draft[param] ?? ''}
+            options={options}
+            onChange={(value) => onDraft({ ...draft, [param]: value })}
+            onSubmit={(value) => onApply(value === undefined ? undefined : { ...draft, [param]: value })}
+          />
+        );
+      })}
+      <Button variant="outlined" startIcon={<ClearIcon />} disabled={!hasFilter(draft) && !hasFilter(applied)} onClick={onClear}>
+        Clear
+      </Button>
+    </Stack>
+  );
+}

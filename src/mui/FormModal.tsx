@@ -1,0 +1,102 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import type CoreForm from '@rjsf/core';
+import Form from '@rjsf/mui';
+import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import { customizeValidator } from '@rjsf/validator-ajv8';
+import { useMemo, useRef, useState } from 'react';
+import { actionOfKind } from '../core/access/access';
+import { usePanel } from '../core/app/panel';
+import { useWrite } from '../core/app/write-status';
+import { CUSTOM_FORMATS, formFields, formJsonSchema, initialValues, requiredFilled } from '../core/form/form-schema';
+import { actionLabel, createPayload, updatePayload } from '../core/list/record-actions';
+import type { FormOverrideProps } from '../registry/override-types';
+import { widgets } from '../registry/widgets';
+
+const validator = customizeValidator({ customFormats: CUSTOM_FORMATS });
+
+type Values = Record<string, unknown>;
+
+/**
+ * The one add/edit modal of every entity (RJSF, MUI theme): fields, widgets and locks from the manifest, OK
+ * disabled until the required fields hold a value, and the modal stays open when the write fails.
+ */
+export default function FormModal({ manifest, role, record, open, onClose, onSaved }: FormOverrideProps) {
+  const panel = usePanel();
+  const file = panel.manifests.fileOf(manifest.entity);
+  const mode = record ? 'edit' : 'create';
+  const action = actionOfKind(manifest, mode === 'edit' ? 'update' : 'create', role);
+  const fields = useMemo(() => formFields(manifest, mode, role, action?.[1]), [manifest, mode, role, action]);
+  const schema = useMemo(() => formJsonSchema(manifest, fields) as RJSFSchema, [manifest, fields]);
+  const uiSchema = useMemo<UiSchema>(() => {
+    const ui: UiSchema = { 'ui:order': fields.map((f) => f.name), 'ui:submitButtonOptions': { norender: true } };
+    for (const f of fields) {
+      const entry: Record<string, unknown> = {};
+      if (f.widget) entry['ui:widget'] = widgets.get(f.widget, { file, path: `/form/ui/${f.name}/widget` });
+      if (f.disabled) entry['ui:disabled'] = true;
+      if (f.help) entry['ui:help'] = f.help;
+      if (f.widget) entry['ui:options'] = { help: f.help, lookup: manifest.form?.ui?.[f.name]?.lookup };
+      ui[f.name] = entry;
+    }
+    return ui;
+  }, [fields, file, manifest]);
+  const [values, setValues] = useState<Values>(() => initialValues(fields, record));
+  const write = useWrite(action ? actionLabel(action[1]) : 'Save');
+  const formRef = useRef<CoreForm<Values>>(null);
+  const pending = write.status === 'pending';
+  const title = `${mode === 'edit' ? 'Edit' : 'Add'} ${manifest.title.replace(/s$/, '').toLowerCase()}`;
+
+  async function save(formData: Values) {
+    if (!action) return;
+    const payload = record ? updatePayload(manifest, action[1], record, formData) : createPayload(manifest, formData);
+    if (await write.run(() => panel.provider.call(action[1], payload))) onSaved();
+  }
+
+  return (
+    <Dialog open={open} onClose={pending ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby="entity-form-title">
+      <DialogTitle id="entity-form-title">{title}</DialogTitle>
+      <DialogContent dividers>
+        {mode === 'edit' && manifest.form?.warningOnEdit && (
+          <Alert severity="warning" sx={{ mb: 2 }}>
+            {manifest.form.warningOnEdit}
+          </Alert>
+        )}
+        {write.error && (
+          <Alert severity="error" sx={{ mb: 2 }} data-testid="form-error">
+            {write.error}
+          </Alert>
+        )}
+        <Form
+          ref={formRef}
+          schema={schema}
+          uiSchema={uiSchema}
+          formData={values}
+          validator={validator}
+          noHtml5Validate
+          showErrorList={false}
+          disabled={pending}
+          onChange={(e) => setValues(e.formData ?? {})}
+          onSubmit={(e) => void save(e.formData ?? {})}
+        />
+      </DialogContent>
+      <DialogActions sx={{ px: 3, py: 1.5 }}>
+        <Button onClick={onClose} disabled={pending}>
+          Cancel
+        </Button>
+        <Button
+          variant="contained"
+          disabled={!action || pending || !requiredFilled(fields, values)}
+          onClick={() => formRef.current?.submit()}
+          startIcon={pending ? <CircularProgress size={16} color="inherit" /> : undefined}
+        >
+          OK
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

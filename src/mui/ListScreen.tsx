@@ -1,0 +1,294 @@
+import AddIcon from '@mui/icons-material/Add';
+import DeleteOutline from '@mui/icons-material/DeleteOutlined';
+import EditOutlined from '@mui/icons-material/EditOutlined';
+import ExpandLess from '@mui/icons-material/ExpandLess';
+import ExpandMore from '@mui/icons-material/ExpandMore';
+import RefreshIcon from '@mui/icons-material/Refresh';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TablePagination from '@mui/material/TablePagination';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import type { GridRowId } from '@mui/x-data-grid';
+import { useCallback, useEffect, useMemo, useState, type ComponentType } from 'react';
+import { useSearchParams } from 'react-router';
+import useSWR from 'swr';
+import { actionOfKind } from '../core/access/access';
+import { usePanel } from '../core/app/panel';
+import { useWrite } from '../core/app/write-status';
+import type { ListResult } from '../core/http/data-provider';
+import { parseListQuery, toApiParams, toSearchParams, type ListQuery } from '../core/list/list-query';
+import { actionLabel, keyParams, refusal } from '../core/list/record-actions';
+import { fieldLabel } from '../core/manifest/fields';
+import type { Manifest } from '../core/manifest/types';
+import { session } from '../core/session/session';
+import { useStore } from '../core/store';
+import type { FormOverrideProps } from '../registry/override-types';
+import { formOverrides, rowActionOverrides, toolbarOverrides } from '../registry/screens';
+import { useConfirm } from './ConfirmDialog';
+import { DataTable } from './DataTable';
+import { FilterBar } from './FilterBar';
+
+type Row = Record<string, unknown>;
+
+/** The generic form's code loads on the first modal open, or earlier when the browser is idle after a list renders. */
+const loadFormModal = () => import('./FormModal');
+
+function whenIdle(fn: () => void) {
+  const w = window as Window & { requestIdleCallback?: (cb: () => void) => number };
+  if (w.requestIdleCallback) w.requestIdleCallback(fn);
+  else setTimeout(fn, 200);
+}
+
+/** SPEC "Shared pattern of list screens", driven by one manifest; the view lives in the URL. */
+export function ListScreen({ manifest }: { manifest: Manifest }) {
+  const panel = usePanel();
+  const file = panel.manifests.fileOf(manifest.entity);
+  const role = useStore(session).user!.role;
+  const list = manifest.list;
+  const [search, setSearch] = useSearchParams();
+  const query = useMemo(() => parseListQuery(search, list), [search, list]);
+  const setQuery = useCallback((next: ListQuery) => setSearch(toSearchParams(next, list)), [setSearch, list]);
+
+  const listAction = actionOfKind(manifest, 'list', role);
+  const create = actionOfKind(manifest, 'create', role);
+  const update = actionOfKind(manifest, 'update', role);
+  const destroy = actionOfKind(manifest, 'destroy', role);
+  const hasForm = Boolean(manifest.form?.fields?.length || manifest.form?.override);
+
+  const apiParams = toApiParams(query);
+  const { data, error, isLoading, isValidating, mutate } = useSWR<ListResult<Row>>(
+    listAction ? [listAction[1].path, JSON.stringify(apiParams)] : null,
+    () => panel.provider.list<Row>(listAction![1], apiParams),
+    { keepPreviousData: true, revalidateOnFocus: false },
+  );
+  const rows = data?.rows ?? [];
+  const reload = useCallback(() => void mutate(), [mutate]);
+
+  const [draft, setDraft] = useState<Record<string, string>>(query.filters);
+  const appliedKey = JSON.stringify(query.filters);
+  useEffect(() => setDraft(JSON.parse(appliedKey) as Record<string, string>), [appliedKey]);
+
+  const [expanded, setExpanded] = useState<ReadonlySet<GridRowId>>(new Set());
+  const toggleDetails = useCallback((id: GridRowId) => {
+    setExpanded((prev) => {
+      const next = new Set(prev);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+  }, []);
+
+  const [modal, setModal] = useState<{ record: Row | null } | null>(null);
+  const [FormModal, setFormModal] = useState<ComponentType<FormOverrideProps> | null>(null);
+  const formOverride = manifest.form?.override ? formOverrides.get(manifest.form.override, { file, path: '/form/override' }) : null;
+  const openForm = useCallback(
+    (record: Row | null) => {
+      setModal({ record });
+      if (!formOverride && !FormModal) void loadFormModal().then((m) => setFormModal(() => m.default));
+    },
+    [formOverride, FormModal],
+  );
+  useEffect(() => {
+    if (data && hasForm && (create || update)) whenIdle(() => void loadFormModal());
+  }, [data, hasForm, create, update]);
+
+  const { confirm, dialog } = useConfirm();
+  const deleteWrite = useWrite(destroy ? actionLabel(destroy[1]) : 'Delete');
+  const remove = useCallback(
+    async (row: Row) => {
+      if (!destroy) return;
+      if (!(await confirm(destroy[1].ui?.confirm ?? 'Delete this item?'))) return;
+      if (await deleteWrite.run(() => panel.provider.call(destroy[1], keyParams(row, destroy[1])))) reload();
+    },
+    [destroy, confirm, deleteWrite, panel.provider, reload],
+  );
+
+  const rowOverrides = (manifest.screen?.rowActions ?? []).map((n, i) => rowActionOverrides.get(n, { file, path: `/screen/rowActions/${i}` }));
+  const showDetails = list?.details !== false;
+  const canEdit = Boolean(update && hasForm);
+  const buttons = Number(showDetails) + Number(canEdit) + Number(Boolean(destroy)) + rowOverrides.length;
+  const renderActions = useMemo(() => {
+    if (buttons === 0) return null;
+    return (row: Row) => {
+      const id = row.id as GridRowId;
+      const open = expanded.has(id);
+      const refused = destroy ? refusal(row, destroy[1]) : null;
+      return (
+        <Stack direction="row" spacing={0.25}>
+          {showDetails && (
+            <Tooltip title={open ? 'Hide details' : 'Details'}>
+              <IconButton size="small" aria-label="Details" aria-expanded={open} onClick={() => toggleDetails(id)}>
+                {open ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" />}
+              </IconButton>
+            </Tooltip>
+          )}
+          {canEdit && (
+            <Tooltip title="Edit">
+              <IconButton size="small" aria-label="Edit" color="primary" onClick={() => openForm(row)}>
+                <EditOutlined fontSize="small" />
+              </IconButton>
+            </Tooltip>
+          )}
+          {destroy && (
+            <Tooltip title={refused ?? 'Delete'}>
+              <span>
+                <IconButton size="small" aria-label="Delete" color="error" disabled={Boolean(refused)} onClick={() => void remove(row)}>
+                  <DeleteOutline fontSize="small" />
+                </IconButton>
+              </span>
+            </Tooltip>
+          )}
+          {rowOverrides.map((Piece, i) => (
+            <Piece key={i} manifest={manifest} role={role} reload={reload} row={row} />
+          ))}
+        </Stack>
+      );
+    };
+    // rowOverrides is derived from the manifest, which the deps already hold.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [buttons, expanded, destroy, showDetails, canEdit, toggleDetails, openForm, remove, manifest, role, reload]);
+
+  const toolbar = (manifest.screen?.toolbar ?? []).map((n, i) => toolbarOverrides.get(n, { file, path: `/screen/toolbar/${i}` }));
+  const sizes = list?.pageSizes ?? [];
+  const sortable = list?.sortable ?? [];
+  const Form = formOverride ?? FormModal;
+
+  return (
+    <Stack spacing={2}>
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
+        <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
+          {manifest.title}
+          {data && (
+            <Typography component="span" color="text.secondary" sx={{ ml: 1.5, fontSize: 16 }} data-testid="list-count">
+              {data.count} total
+            </Typography>
+          )}
+        </Typography>
+        {toolbar.map((Piece, i) => (
+          <Piece key={i} manifest={manifest} role={role} reload={reload} />
+        ))}
+        <Tooltip title="Reload">
+          <IconButton aria-label="Reload" onClick={reload}>
+            <RefreshIcon />
+          </IconButton>
+        </Tooltip>
+        {create && hasForm && (
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => openForm(null)}>
+            Add
+          </Button>
+        )}
+      </Stack>
+
+      <Paper variant="outlined" sx={{ p: 2 }}>
+        <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} useFlexGap sx={{ justifyContent: 'space-between', flexWrap: 'wrap' }}>
+          <FilterBar
+            manifest={manifest}
+            file={file}
+            draft={draft}
+            applied={query.filters}
+            onDraft={setDraft}
+            onApply={(next) => {
+              const filters = next ?? draft;
+              if (JSON.stringify(filters) === appliedKey) reload();
+              else setQuery({ ...query, filters, page: 1 });
+            }}
+            onClear={() => {
+              setDraft({});
+              setQuery({ ...query, filters: {}, page: 1 });
+            }}
+          />
+          {sortable.length > 0 && (
+            <Stack direction="row" spacing={1.5}>
+              <TextField
+                select
+                size="small"
+                label="Sort by"
+                value={query.sortBy ?? 'none'}
+                onChange={(e) => setQuery({ ...query, sortBy: e.target.value === 'none' ? null : e.target.value, page: 1 })}
+                sx={{ minWidth: 160 }}
+                slotProps={{ select: { inputProps: { 'data-testid': 'sort-by' } } }}
+              >
+                <MenuItem value="none">none</MenuItem>
+                {sortable.map((f) => (
+                  <MenuItem key={f} value={f}>
+                    {fieldLabel(manifest, f)}
+                  </MenuItem>
+                ))}
+              </TextField>
+              <TextField
+                select
+                size="small"
+                label="Order"
+                value={query.sortOrder}
+                onChange={(e) => setQuery({ ...query, sortOrder: e.target.value as 'asc' | 'desc', page: 1 })}
+                sx={{ minWidth: 110 }}
+              >
+                <MenuItem value="asc">asc</MenuItem>
+                <MenuItem value="desc">desc</MenuItem>
+              </TextField>
+            </Stack>
+          )}
+        </Stack>
+      </Paper>
+
+      {error && (
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={reload}>
+              Retry
+            </Button>
+          }
+        >
+          Could not load {manifest.title}: {error instanceof Error ? error.message : String(error)}
+        </Alert>
+      )}
+
+      <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
+        <Box sx={{ height: 'max(420px, calc(100vh - 330px))' }}>
+          <DataTable
+            manifest={manifest}
+            file={file}
+            rows={rows}
+            loading={isLoading || (isValidating && !data)}
+            expanded={expanded}
+            renderActions={renderActions}
+            actionsWidth={Math.max(70, buttons * 38 + 16)}
+            noRowsLabel={error ? 'Could not load the list' : 'No records'}
+          />
+        </Box>
+        <TablePagination
+          component="div"
+          count={data?.count ?? 0}
+          page={data && (query.page - 1) * query.size < Math.max(data.count, 1) ? query.page - 1 : 0}
+          rowsPerPage={query.size}
+          rowsPerPageOptions={sizes.length > 1 ? sizes : []}
+          onPageChange={(_, page) => setQuery({ ...query, page: page + 1 })}
+          onRowsPerPageChange={(e) => setQuery({ ...query, size: Number(e.target.value), page: 1 })}
+          sx={{ borderTop: 1, borderColor: 'divider' }}
+        />
+      </Paper>
+
+      {dialog}
+      {modal && Form && (
+        <Form
+          manifest={manifest}
+          role={role}
+          record={modal.record}
+          open
+          onClose={() => setModal(null)}
+          onSaved={() => {
+            setModal(null);
+            reload();
+          }}
+        />
+      )}
+    </Stack>
+  );
+}

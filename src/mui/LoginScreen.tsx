@@ -1,0 +1,92 @@
+import LockOutlined from '@mui/icons-material/LockOutlined';
+import Alert from '@mui/material/Alert';
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Paper from '@mui/material/Paper';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { version } from '../../package.json';
+import { usePanel } from '../core/app/panel';
+import { PANEL_NAME } from './theme';
+
+/** SPEC 2 Login: e-mail and password required, a spinner while pending, a red alert on failure, then `/`. */
+export default function LoginScreen() {
+  const panel = usePanel();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setPending(true);
+    setError(null);
+    try {
+      await panel.login(email, password);
+      navigate('/', { replace: true });
+    } catch (e) {
+      setError(e instanceof Error && e.message ? e.message : 'Network Error');
+      setPending(false);
+    }
+  }
+
+  return (
+    <Box sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', px: 2, background: 'linear-gradient(160deg, #eef2ff 0%, #f4f6fb 60%)' }}>
+      <Paper variant="outlined" sx={{ p: 4, width: '100%', maxWidth: 400 }} component="form" onSubmit={submit}>
+        <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', mb: 3 }}>
+          <Avatar sx={{ bgcolor: 'primary.main', mb: 1 }}>
+            <LockOutlined />
+          </Avatar>
+          <Typography variant="h5" component="h1">
+            Sign in
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {PANEL_NAME} {version}
+          </Typography>
+        </Box>
+        {error && (
+          <Alert severity="error" variant="filled" sx={{ mb: 2 }} data-testid="login-error">
+            {error}
+          </Alert>
+        )}
+        <TextField
+          label="E-mail"
+          type="email"
+          name="email"
+          autoComplete="username"
+          required
+          fullWidth
+          autoFocus
+          margin="normal"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          fullWidth
+          margin="normal"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        <Box sx={{ mt: 3, height: 42, display: 'grid', placeItems: 'center' }}>
+          {pending ? (
+            <CircularProgress size={32} aria-label="Logging in" />
+          ) : (
+            <Button type="submit" variant="contained" size="large" fullWidth>
+              Login
+            </Button>
+          )}
+        </Box>
+      </Paper>
+    </Box>
+  );
+}

@@ -1,0 +1,16 @@
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import { useLocation } from 'react-router';
+
+/** A route no manifest declares (yet). */
+export default function NotFound() {
+  const { pathname } = useLocation();
+  return (
+    <Paper variant="outlined" sx={{ p: 4, textAlign: 'center' }}>
+      <Typography variant="h5" component="h1" gutterBottom>
+        Page not found
+      </Typography>
+      <Typography color="text.secondary">No screen is declared for {pathname}.</Typography>
+    </Paper>
+  );
+}

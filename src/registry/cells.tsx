@@ -1,0 +1,41 @@
+import Chip from '@mui/material/Chip';
+import Tooltip from '@mui/material/Tooltip';
+import type { ComponentType } from 'react';
+import { formatValue } from '../core/manifest/fields';
+import type { FieldSchema } from '../core/manifest/types';
+import { truncateText } from '../core/list/presentation';
+import { overrides } from '../../overrides';
+import type { CellProps } from './override-types';
+import { createRegistry } from './registry';
+
+/** Text, cut at `column.truncate` characters with the full text in a tooltip on hover. */
+export function TextCell({ value, row, column, schema }: CellProps) {
+  const prefix = column.prefixField ? formatValue(row[column.prefixField]) : '';
+  const full = [prefix, formatValue(value, schema)].filter(Boolean).join(' ');
+  const { text, truncated } = truncateText(full, column.truncate);
+  if (!truncated) return <span title={full.length > 30 ? full : undefined}>{text}</span>;
+  return (
+    <Tooltip title={<span style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>{full}</span>} placement="bottom-start">
+      <span data-truncated="true" aria-label={full}>
+        {text}
+      </span>
+    </Tooltip>
+  );
+}
+
+export function BooleanCell({ value }: CellProps) {
+  if (value === null || value === undefined) return null;
+  return <Chip size="small" variant="outlined" color={value ? 'success' : 'default'} label={value ? 'yes' : 'no'} />;
+}
+
+export const cells = createRegistry<ComponentType<CellProps>>(
+  'cell',
+  { text: TextCell, boolean: BooleanCell },
+  overrides.cells,
+);
+
+/** The built-in cell of a field when the column names none. */
+export function defaultCellName(schema: FieldSchema | undefined): string {
+  const type = Array.isArray(schema?.type) ? schema?.type[0] : schema?.type;
+  return type === 'boolean' ? 'boolean' : 'text';
+}

@@ -1,0 +1,68 @@
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import type { ComponentType, KeyboardEvent } from 'react';
+import { overrides } from '../../overrides';
+import type { FilterInputProps } from './override-types';
+import { createRegistry } from './registry';
+
+function onEnter(submit: (value?: string) => void) {
+  return (event: KeyboardEvent) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      submit();
+    }
+  };
+}
+
+export function TextFilter({ label, value, onChange, onSubmit }: FilterInputProps) {
+  return (
+    <TextField size="small" label={label} value={value} onChange={(e) => onChange(e.target.value)} onKeyDown={onEnter(onSubmit)} />
+  );
+}
+
+export function NumberFilter({ label, value, onChange, onSubmit }: FilterInputProps) {
+  return (
+    <TextField
+      size="small"
+      type="number"
+      label={label}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      onKeyDown={onEnter(onSubmit)}
+      sx={{ width: 140 }}
+    />
+  );
+}
+
+/** A select over the field's enum; choosing a value reloads at once (there is no Enter in a select). */
+export function SelectFilter({ label, value, onChange, onSubmit, options = [] }: FilterInputProps) {
+  return (
+    <TextField
+      select
+      size="small"
+      label={label}
+      value={value}
+      onChange={(e) => {
+        onChange(e.target.value);
+        onSubmit(e.target.value);
+      }}
+      sx={{ minWidth: 160 }}
+    >
+      <MenuItem value="">
+        <em>any</em>
+      </MenuItem>
+      {options.map((o) => (
+        <MenuItem key={o.value} value={o.value}>
+          {o.label}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
+/** Filter input kinds of `list.filters[].widget` (default `text`). */
+export const filterKinds = createRegistry<ComponentType<FilterInputProps>>(
+  'filter kind',
+  { text: TextFilter, number: NumberFilter, select: SelectFilter },
+  overrides.filters,
+);

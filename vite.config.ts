@@ -1,0 +1,50 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig, type Plugin } from 'vite';
+import { validateManifests } from './src/core/manifest/validate.ts';
+
+const BACKEND = process.env.PANEL_BACKEND ?? 'http://127.0.0.1:8080';
+
+/** Fails the build (and warns in dev) when a schemas/ manifest is invalid; the message names file and JSON path. */
+function manifestCheck(): Plugin {
+  const dir = join(import.meta.dirname, 'schemas');
+  const check = () =>
+    validateManifests(
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.json') && f !== 'manifest.schema.json')
+        .sort()
+        .map((f) => ({ file: `schemas/${f}`, json: JSON.parse(readFileSync(join(dir, f), 'utf8')) as unknown })),
+    );
+  return {
+    name: 'manifest-check',
+    buildStart() {
+      try {
+        check();
+      } catch (e) {
+        this.error(`Invalid manifest: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    },
+    handleHotUpdate({ file, server }) {
+      if (!file.startsWith(dir)) return;
+      try {
+        check();
+      } catch (e) {
+        server.config.logger.error(`Invalid manifest: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    },
+  };
+}
+
+export default defineConfig({
+  plugins: [react(), manifestCheck()],
+  build: { outDir: 'dist', emptyOutDir: true },
+  server: {
+    proxy: {
+      '/v1': BACKEND,
+      '/socket.io': { target: BACKEND, ws: true },
+      '/config.json': BACKEND,
+      '/whitelabels': BACKEND,
+    },
+  },
+});
