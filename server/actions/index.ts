@@ -1,0 +1,28 @@
+// Name-keyed registries of the calls that are not plain CRUD, referenced from the manifests:
+// custom handlers (`"handler": "versions.list"`) and value sources of `forRole` (`"officeIp"`).
+import type { Kysely } from 'kysely';
+import type { Actor } from '../plugins/audit.ts';
+import type { Engine } from '../crud/context.ts';
+import { listVersions } from './versions.ts';
+
+export interface ActionContext {
+  engine: Engine;
+  /** The connection to use: the write's transaction when the handler writes. */
+  db: Kysely<any>;
+  input: Record<string, unknown>;
+  actor: Actor;
+}
+
+export interface CustomHandler {
+  /** Writes run in a transaction with their audit row. */
+  write?: boolean;
+  run(ctx: ActionContext): Promise<unknown>;
+}
+
+export const customHandlers: Record<string, CustomHandler> = {
+  'versions.list': { run: listVersions },
+};
+
+export type ValueSource = (ctx: Omit<ActionContext, 'input'>) => Promise<unknown>;
+
+export const valueSources: Record<string, ValueSource> = {};

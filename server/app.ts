@@ -1,0 +1,96 @@
+// Builds the whole server from the manifests: database, tables, routes, auth, audit, live socket, panel.
+// Tests call buildApp() and use inject(); server/main.ts calls it and listens.
+import Fastify, { type FastifyInstance } from 'fastify';
+import cors from '@fastify/cors';
+import { loadConfig, type Config } from './config.ts';
+import { installErrorHandlers } from './errors.ts';
+import { loadManifestDir } from './manifests.ts';
+import { openDatabase } from './db/database.ts';
+import { syncSchema } from './db/sync.ts';
+import { runMigrations } from './migrations/index.ts';
+import { buildModel, type EntityModel } from './crud/model.ts';
+import type { Engine } from './crud/context.ts';
+import { registerCrudRoutes } from './crud/routes.ts';
+import { valueSources } from './actions/index.ts';
+import { createAuditLog } from './plugins/audit.ts';
+import { checkAccountsModel, ensureFirstAdmin, registerAuth } from './plugins/auth.ts';
+import { createLiveHub } from './plugins/live-hub.ts';
+import { registerLive } from './plugins/live.ts';
+import { isApiPath, registerPanel } from './plugins/panel.ts';
+import type { AttemptLimits } from './plugins/rate-limit.ts';
+
+export interface BuildOptions {
+  config?: Partial<Config>;
+  loginLimits?: AttemptLimits;
+  logger?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    engine: Engine;
+    /** Set when this start created the first admin; `password` only when it was generated. */
+    firstAdmin?: { email: string; password?: string };
+  }
+}
+
+/** Largest JSON body accepted (413 above it). */
+export const BODY_LIMIT = 1024 * 1024;
+
+/**
+ * @example const app = await buildApp({ config: { dataDir: '/tmp/x' } }); await app.inject({ url: '/healthz' });
+ */
+export async function buildApp(options: BuildOptions = {}): Promise<FastifyInstance> {
+  const config: Config = { ...loadConfig(), ...options.config };
+  const manifests = loadManifestDir(config.schemasDir);
+  const models = new Map<string, EntityModel>();
+  for (const m of manifests) if (m.table) models.set(m.entity, buildModel(m));
+  const accounts = [...models.values()].find((m) => m.manifest.provides === 'accounts');
+  if (!accounts) throw new Error('No manifest provides "accounts"');
+  for (const m of manifests) {
+    for (const [name, action] of Object.entries(m.actions)) {
+      for (const [role, fields] of Object.entries(action.forRole ?? {})) {
+        for (const source of Object.values(fields ?? {})) {
+          if (!valueSources[source]) throw new Error(`${m.entity}.actions.${name}.forRole.${role}: no value source "${source}"`);
+        }
+      }
+    }
+  }
+
+  const database = openDatabase(config);
+  const engine: Engine = {
+    db: database.db,
+    caps: database.caps,
+    manifests,
+    models,
+    accounts,
+    audit: createAuditLog([...models.values()].find((m) => m.manifest.provides === 'audit-log')),
+    live: createLiveHub(),
+  };
+  checkAccountsModel(engine);
+
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    trustProxy: false,
+  });
+  app.decorate('engine', engine);
+  app.addHook('onClose', async () => database.close());
+  try {
+    await syncSchema(engine.db, engine.caps, [...models.values()]);
+    await runMigrations(engine.db, engine.caps);
+    app.firstAdmin = await ensureFirstAdmin(engine, config.adminEmail, config.adminPassword);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+
+  if (config.corsOrigins.length) await app.register(cors, { origin: config.corsOrigins });
+  const hasPanel = await registerPanel(app, config);
+  installErrorHandlers(app, hasPanel ? (url) => !isApiPath(url) : undefined);
+  registerAuth(app, engine, options.loginLimits);
+  registerCrudRoutes(app, engine, manifests);
+  registerLive(app, engine, config.corsOrigins);
+  return app;
+}

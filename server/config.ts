@@ -1,0 +1,39 @@
+// Reads the server's settings from the environment once; everything else receives a Config.
+import { resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** postgres:// or postgresql:// selects PostgreSQL; otherwise SQLite at DATA_DIR/panel.sqlite. */
+  databaseUrl?: string;
+  publicUrl?: string;
+  panelHosts?: string[];
+  adminEmail?: string;
+  adminPassword?: string;
+  corsOrigins: string[];
+  schemasDir: string;
+  distDir: string;
+}
+
+const list = (value: string | undefined) =>
+  (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT is not a port number: ${env.PORT}`);
+  const hosts = list(env.PANEL_HOSTS);
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: resolve(env.DATA_DIR ?? './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    publicUrl: env.PUBLIC_URL || undefined,
+    panelHosts: hosts.length ? hosts : undefined,
+    adminEmail: env.ADMIN_EMAIL || undefined,
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    corsOrigins: list(env.CORS_ORIGINS),
+    schemasDir: resolve(env.SCHEMAS_DIR ?? 'schemas'),
+    distDir: resolve(env.DIST_DIR ?? 'dist'),
+  };
+}

@@ -1,0 +1,394 @@
+// One handler per action kind of docs/manifests.md, built once per declared action.
+import { createHash } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import type { ActionDecl, FieldSchema, FilterDecl, Role } from '../../src/core/manifest/types.ts';
+import { AppError, badRequest, conflict, notFound } from '../errors.ts';
+import { hashPassword } from '../plugins/passwords.ts';
+import type { Actor } from '../plugins/audit.ts';
+import { customHandlers, valueSources } from '../actions/index.ts';
+import { revokeTokensOf, type Engine } from './context.ts';
+import { check, coerce, objectValidator, ajv, type InputSource } from './input.ts';
+import { fieldKind, secretColumn, type EntityModel } from './model.ts';
+import { columnRef, joinRelations, present, readOne, selectRows, toDb } from './rows.ts';
+
+export interface CallContext {
+  input: Record<string, unknown>;
+  source: InputSource;
+  actor: Actor & { role: Role };
+  path: string;
+}
+
+export type ActionHandler = (call: CallContext) => Promise<unknown>;
+
+
+function matches(condition: { field: string; equals?: unknown; notEquals?: unknown }, record: Record<string, unknown>) {
+  const value = record[condition.field];
+  if ('equals' in condition) return value === condition.equals;
+  if ('notEquals' in condition) return value !== condition.notEquals;
+  return false;
+}
+
+const derive = (fn: 'md5' | 'sha256', value: unknown) =>
+  value === null || value === undefined ? null : createHash(fn).update(String(value)).digest('hex');
+
+/** Builds the handler of one declared action. */
+export function buildHandler(engine: Engine, model: EntityModel | undefined, name: string, action: ActionDecl): ActionHandler {
+  if (action.kind === 'custom') return customHandler(engine, action);
+  if (!model) throw new Error(`action ${name} needs a table`);
+  switch (action.kind) {
+    case 'list':
+      return listHandler(engine, model);
+    case 'create':
+      return createHandler(engine, model, action);
+    case 'update':
+      return updateHandler(engine, model, action);
+    case 'destroy':
+      return destroyHandler(engine, model, action);
+    case 'toggle':
+      return toggleHandler(engine, model, action);
+    case 'destroyAll':
+      return destroyAllHandler(engine, model);
+    case 'destroyByFilter':
+      return destroyByFilterHandler(engine, model);
+  }
+}
+
+function coerceAll(input: Record<string, unknown>, props: Record<string, FieldSchema>, source: InputSource) {
+  for (const [field, value] of Object.entries(input)) {
+    if (props[field]) input[field] = coerce(value, props[field], field, source !== 'json');
+  }
+}
+
+/** Refuses fields the caller may never set, with a message better than "not accepted". */
+function refuseReadOnly(model: EntityModel, input: Record<string, unknown>, allowed: Set<string>) {
+  for (const field of Object.keys(input)) {
+    if (allowed.has(field)) continue;
+    const schema = model.props[field];
+    if (schema?.readOnly || schema?.['x-derived']) throw badRequest(`${field}: is read-only`);
+    if (schema) throw badRequest(`${field}: cannot be changed by this call`);
+  }
+}
+
+function pick(props: Record<string, FieldSchema>, fields: Iterable<string>): Record<string, FieldSchema> {
+  const out: Record<string, FieldSchema> = {};
+  for (const f of fields) out[f] = props[f];
+  return out;
+}
+
+async function applyForRole(engine: Engine, action: ActionDecl, call: CallContext, values: Record<string, unknown>, trx: Kysely<any>) {
+  for (const [field, source] of Object.entries(action.forRole?.[call.actor.role] ?? {})) {
+    values[field] = await valueSources[source]({ engine, db: trx, actor: call.actor });
+  }
+}
+
+/** Stored values of the given fields: secrets hashed, derived fields computed, kinds converted. */
+async function storedValues(engine: Engine, model: EntityModel, values: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(values)) {
+    if (model.secrets.has(field)) out[secretColumn(field)] = await hashPassword(String(value));
+    else out[field] = toDb(engine, model.kindOf(field), value);
+  }
+  for (const [field, schema] of Object.entries(model.props)) {
+    const derived = schema['x-derived'];
+    if (derived && derived.from in values) out[field] = derive(derived.fn, values[derived.from]);
+  }
+  return out;
+}
+
+async function checkRelations(engine: Engine, model: EntityModel, values: Record<string, unknown>, trx: Kysely<any>) {
+  for (const relation of model.manifest.relations ?? []) {
+    const value = values[relation.field];
+    if (value === null || value === undefined) continue;
+    const target = engine.models.get(relation.entity)!;
+    const found = await trx.selectFrom(target.table).select('id').where('id', '=', value).executeTakeFirst();
+    if (!found) throw badRequest(`${relation.field}: no ${relation.entity} with id ${String(value)}`);
+  }
+}
+
+async function checkUnique(engine: Engine, model: EntityModel, stored: Record<string, unknown>, trx: Kysely<any>, exceptId?: number) {
+  for (const fields of model.manifest.storage?.unique ?? []) {
+    if (!fields.some((f) => f in stored)) continue;
+    let query = trx.selectFrom(model.table).select('id');
+    for (const f of fields) {
+      const value = stored[f];
+      query = value === null || value === undefined ? query.where(f, 'is', null) : query.where(f, '=', value);
+    }
+    if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+    if (await query.executeTakeFirst()) {
+      throw conflict(fields.length === 1 ? `${fields[0]}: this value is already taken` : `${fields.join(', ')}: this combination is already taken`);
+    }
+  }
+}
+
+/** Runs a write and its audit row in one transaction; constraint violations become 409. */
+async function write<T>(engine: Engine, call: CallContext, body: (trx: Kysely<any>) => Promise<T>): Promise<T> {
+  try {
+    return await engine.db.transaction().execute(async (trx) => {
+      const result = await body(trx);
+      await engine.audit.write(trx, call.actor, call.path);
+      return result;
+    });
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    if (engine.caps.isUniqueViolation(error)) throw conflict('A unique value is already taken');
+    if (engine.caps.isForeignKeyViolation(error)) throw conflict('The record is still referenced by other records');
+    throw error;
+  }
+}
+
+function keyOf(action: ActionDecl) {
+  return action.key ?? ['id'];
+}
+
+async function findByKey(engine: Engine, model: EntityModel, key: string[], input: Record<string, unknown>, trx: Kysely<any>) {
+  let query = selectRows(engine, model, trx);
+  for (const f of key) query = query.where(`t.${f}`, '=', toDb(engine, model.kindOf(f), input[f]));
+  const row = await query.executeTakeFirst();
+  if (!row) throw notFound(`No ${model.entity} with ${key.map((f) => `${f} ${String(input[f])}`).join(' and ')}`);
+  return present(engine, model, row);
+}
+
+function refuse(action: ActionDecl, record: Record<string, unknown>) {
+  if (action.refuseWhen && matches(action.refuseWhen, record)) throw conflict(action.refuseWhen.message);
+}
+
+async function revokeIfAccount(engine: Engine, model: EntityModel, trx: Kysely<any>, id: number) {
+  if (model === engine.accounts) await revokeTokensOf(trx, id);
+}
+
+function createHandler(engine: Engine, model: EntityModel, action: ActionDecl): ActionHandler {
+  const settable = new Set(model.settable);
+  const required = (model.manifest.record!.required ?? []).filter((f) => settable.has(f) && model.props[f].default === undefined);
+  const validate = objectValidator(pick(model.props, settable), required);
+  return async (call) => {
+    const input = call.input;
+    refuseReadOnly(model, input, settable);
+    coerceAll(input, model.props, call.source);
+    check(validate, input);
+    const values: Record<string, unknown> = {};
+    for (const f of settable) {
+      if (f in input) values[f] = input[f];
+      else if (model.props[f].default !== undefined) values[f] = model.props[f].default;
+    }
+    const now = new Date().toISOString();
+    return write(engine, call, async (trx) => {
+      await applyForRole(engine, action, call, values, trx);
+      await checkRelations(engine, model, values, trx);
+      const stored = await storedValues(engine, model, values);
+      if (model.hasColumn('createdAt')) stored.createdAt = now;
+      if (model.hasColumn('updatedAt')) stored.updatedAt = now;
+      await checkUnique(engine, model, stored, trx);
+      const inserted = await trx.insertInto(model.table).values(stored).returning('id').executeTakeFirstOrThrow();
+      return readOne(engine, model, Number(inserted.id), trx);
+    });
+  };
+}
+
+function updateHandler(engine: Engine, model: EntityModel, action: ActionDecl): ActionHandler {
+  const key = keyOf(action);
+  const writable = new Set((action.writable ?? model.settable).filter((f) => !key.includes(f)));
+  const locked = new Set(action.locked ?? []);
+  const allowed = new Set([...key, ...writable, ...locked]);
+  const validate = objectValidator(pick(model.props, allowed), key);
+  return async (call) => {
+    const input = call.input;
+    refuseReadOnly(model, input, allowed);
+    coerceAll(input, model.props, call.source);
+    check(validate, input);
+    return write(engine, call, async (trx) => {
+      const current = await findByKey(engine, model, key, input, trx);
+      refuse(action, current);
+      for (const f of locked) {
+        if (f in input && !key.includes(f) && JSON.stringify(input[f]) !== JSON.stringify(current[f])) {
+          throw badRequest(`${f}: cannot be changed`);
+        }
+      }
+      const values: Record<string, unknown> = {};
+      for (const f of writable) if (f in input) values[f] = input[f];
+      await applyForRole(engine, action, call, values, trx);
+      await checkRelations(engine, model, values, trx);
+      const stored = await storedValues(engine, model, values);
+      if (model.hasColumn('updatedAt')) stored.updatedAt = new Date().toISOString();
+      const id = Number(current.id);
+      await checkUnique(engine, model, stored, trx, id);
+      if (Object.keys(stored).length) await trx.updateTable(model.table).set(stored).where('id', '=', id).execute();
+      if ([...model.secrets].some((f) => f in values)) await revokeIfAccount(engine, model, trx, id);
+      return readOne(engine, model, id, trx);
+    });
+  };
+}
+
+function keyValidator(model: EntityModel, key: string[]) {
+  return objectValidator(pick(model.props, key), key);
+}
+
+function destroyHandler(engine: Engine, model: EntityModel, action: ActionDecl): ActionHandler {
+  const key = keyOf(action);
+  const validate = keyValidator(model, key);
+  return async (call) => {
+    coerceAll(call.input, model.props, call.source);
+    check(validate, call.input);
+    return write(engine, call, async (trx) => {
+      const current = await findByKey(engine, model, key, call.input, trx);
+      refuse(action, current);
+      const id = Number(current.id);
+      await trx.deleteFrom(model.table).where('id', '=', id).execute();
+      await revokeIfAccount(engine, model, trx, id);
+      return { id };
+    });
+  };
+}
+
+function toggleHandler(engine: Engine, model: EntityModel, action: ActionDecl): ActionHandler {
+  const key = keyOf(action);
+  const validate = keyValidator(model, key);
+  const field = action.field!;
+  return async (call) => {
+    coerceAll(call.input, model.props, call.source);
+    check(validate, call.input);
+    return write(engine, call, async (trx) => {
+      const current = await findByKey(engine, model, key, call.input, trx);
+      refuse(action, current);
+      const id = Number(current.id);
+      const stored: Record<string, unknown> = { [field]: engine.caps.toDbBoolean(!current[field]) };
+      if (model.hasColumn('updatedAt')) stored.updatedAt = new Date().toISOString();
+      await trx.updateTable(model.table).set(stored).where('id', '=', id).execute();
+      return readOne(engine, model, id, trx);
+    });
+  };
+}
+
+function destroyAllHandler(engine: Engine, model: EntityModel): ActionHandler {
+  const validate = objectValidator({}, []);
+  return async (call) => {
+    check(validate, call.input);
+    return write(engine, call, async (trx) => {
+      const result = await trx.deleteFrom(model.table).executeTakeFirst();
+      return { count: Number(result.numDeletedRows) };
+    });
+  };
+}
+
+interface FilterParam {
+  param: string;
+  decl: FilterDecl;
+  ref: string;
+  schema: FieldSchema;
+}
+
+function filterParams(engine: Engine, model: EntityModel): FilterParam[] {
+  return (model.manifest.list?.filters ?? []).map((decl) => {
+    const { ref, kind } = columnRef(engine, model, decl.field);
+    const own = decl.field.includes('.') ? undefined : model.props[decl.field];
+    const base: FieldSchema = own ?? { type: kind === 'integer' ? 'integer' : kind === 'boolean' ? 'boolean' : 'string' };
+    // contains/prefix compare text; eq compares a value of the field's own type.
+    const schema: FieldSchema =
+      decl.op === 'eq'
+        ? JSON.parse(JSON.stringify({ type: base.type, enum: base.enum, format: base.format, maxLength: 200 }))
+        : { type: 'string', maxLength: 200 };
+    return { param: decl.param ?? decl.field, decl, ref, schema };
+  });
+}
+
+/** Reads the filter parameters (empty ones ignored) into WHERE conditions on the query. */
+function applyFilters(engine: Engine, filters: FilterParam[], input: Record<string, unknown>, query: any): { query: any; used: number } {
+  let used = 0;
+  for (const f of filters) {
+    const value = input[f.param];
+    if (value === undefined || value === null || value === '') continue;
+    used++;
+    if (f.decl.op === 'eq') {
+      query = query.where(f.ref, '=', toDb(engine, fieldKind(f.schema), value));
+      continue;
+    }
+    const escaped = String(value).replace(/[\\%_]/g, (c) => `\\${c}`);
+    const pattern = f.decl.op === 'contains' ? `%${escaped}%` : `${escaped}%`;
+    query = query.where(sql`${sql.ref(f.ref)} ${sql.raw(engine.caps.likeInsensitive)} ${pattern} escape '\\'`);
+  }
+  return { query, used };
+}
+
+function filterSchemaProps(filters: FilterParam[]) {
+  const props: Record<string, FieldSchema> = {};
+  // An empty value means "no filter", so '' is accepted besides a value of the field's type.
+  for (const f of filters) props[f.param] = { anyOf: [f.schema, { const: '' }] };
+  return props;
+}
+
+function coerceFilters(filters: FilterParam[], input: Record<string, unknown>, source: InputSource) {
+  for (const f of filters) {
+    if (f.param in input && input[f.param] !== '') input[f.param] = coerce(input[f.param], f.schema, f.param, source !== 'json');
+  }
+}
+
+function listHandler(engine: Engine, model: EntityModel): ActionHandler {
+  const list = model.manifest.list ?? {};
+  const filters = filterParams(engine, model);
+  const sortable = list.sortable ?? [];
+  const validate = ajv.compile({
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      page: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+      pageSize: { type: 'integer', minimum: 1, maximum: 1000 },
+      sortBy: { enum: ['none', '', ...sortable] },
+      sortOrder: { enum: ['asc', 'desc', ''] },
+      ...filterSchemaProps(filters),
+    },
+  });
+  const pagingSchema: Record<string, FieldSchema> = { page: { type: 'integer' }, pageSize: { type: 'integer' } };
+  return async (call) => {
+    const input = call.input;
+    coerceAll(input, pagingSchema, call.source);
+    coerceFilters(filters, input, call.source);
+    check(validate, input);
+    const page = (input.page as number | undefined) ?? 1;
+    const pageSize = (input.pageSize as number | undefined) ?? list.defaultPageSize ?? 20;
+    let rowsQuery = applyFilters(engine, filters, input, selectRows(engine, model)).query;
+    const countQuery = applyFilters(
+      engine,
+      filters,
+      input,
+      joinRelations(engine, model, engine.db.selectFrom(`${model.table} as t`)).select(sql<number>`count(*)`.as('count')),
+    ).query;
+    const sortBy = input.sortBy as string | undefined;
+    if (sortBy && sortBy !== 'none') {
+      rowsQuery = rowsQuery.orderBy(columnRef(engine, model, sortBy).ref, input.sortOrder === 'desc' ? 'desc' : 'asc');
+    } else if (list.defaultOrder) {
+      rowsQuery = rowsQuery.orderBy(columnRef(engine, model, list.defaultOrder.field).ref, list.defaultOrder.direction ?? 'asc');
+    }
+    rowsQuery = rowsQuery.orderBy('t.id', 'asc').limit(pageSize).offset((page - 1) * pageSize);
+    const [rows, counted] = await Promise.all([rowsQuery.execute(), countQuery.executeTakeFirst()]);
+    return { rows: rows.map((row: Record<string, unknown>) => present(engine, model, row)), count: Number(counted?.count ?? 0) };
+  };
+}
+
+function destroyByFilterHandler(engine: Engine, model: EntityModel): ActionHandler {
+  const filters = filterParams(engine, model);
+  const validate = ajv.compile({ type: 'object', additionalProperties: false, properties: filterSchemaProps(filters) });
+  return async (call) => {
+    coerceFilters(filters, call.input, call.source);
+    check(validate, call.input);
+    const matching = applyFilters(engine, filters, call.input, joinRelations(engine, model, engine.db.selectFrom(`${model.table} as t`)).select('t.id'));
+    if (matching.used === 0) throw badRequest('Fill at least one filter');
+    return write(engine, call, async (trx) => {
+      const ids = (await matching.query.execute()).map((r: { id: unknown }) => Number(r.id));
+      if (!ids.length) return { count: 0 };
+      const result = await trx.deleteFrom(model.table).where('id', 'in', ids).executeTakeFirst();
+      return { count: Number(result.numDeletedRows) };
+    });
+  };
+}
+
+function customHandler(engine: Engine, action: ActionDecl): ActionHandler {
+  const handler = customHandlers[action.handler!];
+  if (!handler) throw new Error(`No server/actions handler named "${action.handler}"`);
+  const inputSchema = (action.inputSchema ?? { type: 'object', properties: {} }) as { properties?: Record<string, FieldSchema> };
+  const validate = ajv.compile({ additionalProperties: false, ...inputSchema });
+  return async (call) => {
+    coerceAll(call.input, inputSchema.properties ?? {}, call.source);
+    check(validate, call.input);
+    const run = (db: Kysely<any>) => handler.run({ engine, db, input: call.input, actor: call.actor });
+    return handler.write ? write(engine, call, run) : run(engine.db);
+  };
+}

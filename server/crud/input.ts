@@ -1,0 +1,117 @@
+// Turns what a caller sent into a checked plain object: query/multipart strings converted by the field's
+// schema type, then strict ajv validation. Every refusal is a 400 that names the field.
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifyRequest } from 'fastify';
+import type { ActionDecl, FieldSchema } from '../../src/core/manifest/types.ts';
+import { badRequest } from '../errors.ts';
+import { fieldKind } from './model.ts';
+
+/** Strings without a declared maxLength are capped, so a record cannot be stuffed with megabytes of text. */
+export const DEFAULT_MAX_STRING = 2000;
+
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+export const ajv = new Ajv({ allErrors: false, strict: false, useDefaults: false });
+addFormats(ajv);
+ajv.addFormat('semver', /^\d{1,2}\.\d{1,2}\.\d{1,2}$/);
+ajv.addFormat('version3', /^\d+\.\d+\.\d+$/);
+ajv.addFormat('ipv4cidr', {
+  type: 'string',
+  validate: (value: string) => {
+    const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?:\/(\d{1,2}))?$/.exec(value);
+    if (!match) return false;
+    const parts = match.slice(1, 5).map(Number);
+    const mask = match[5] === undefined ? 32 : Number(match[5]);
+    return parts.every((p) => p <= 255) && mask <= 32;
+  },
+});
+
+export type InputSource = 'query' | 'json' | 'multipart';
+
+export const inputSource = (action: Pick<ActionDecl, 'input' | 'method'>): InputSource =>
+  action.input ?? (action.method === 'GET' || action.method === 'DELETE' ? 'query' : 'json');
+
+/** The fields of the request as a prototype-free object; repeated query keys and poisoned keys are refused. */
+export function readRaw(request: FastifyRequest, source: InputSource): Record<string, unknown> {
+  const raw = source === 'query' ? request.query : request.body;
+  const out: Record<string, unknown> = Object.create(null);
+  if (raw === undefined || raw === null || raw === '') return out;
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw badRequest('The body must be a JSON object');
+  for (const key of Object.keys(raw)) {
+    if (FORBIDDEN_KEYS.has(key)) throw badRequest(`${key}: is not an accepted field`);
+    const value = (raw as Record<string, unknown>)[key];
+    if (source !== 'json' && Array.isArray(value)) throw badRequest(`${key}: must be given once`);
+    out[key] = value;
+  }
+  return out;
+}
+
+/** JSON.parse that refuses prototype-poisoning keys anywhere in the value. */
+export function parseJsonSafely(text: string, field: string): unknown {
+  try {
+    return JSON.parse(text, (key, value) => {
+      if (FORBIDDEN_KEYS.has(key)) throw new Error(`key "${key}" is not allowed`);
+      return value;
+    });
+  } catch (error) {
+    throw badRequest(`${field}: is not valid JSON (${(error as Error).message})`);
+  }
+}
+
+const allowsNull = (schema: FieldSchema) => Array.isArray(schema.type) && schema.type.includes('null');
+const allowsString = (schema: FieldSchema) =>
+  schema.type === 'string' || (Array.isArray(schema.type) && schema.type.includes('string'));
+
+/** Converts one value by its field schema: strings from a query or multipart form, JSON text for x-json. */
+export function coerce(value: unknown, schema: FieldSchema, field: string, fromStrings: boolean): unknown {
+  const kind = fieldKind(schema);
+  if (kind === 'json') {
+    if (typeof value === 'string' && !allowsString(schema)) return parseJsonSafely(value, field);
+    return value;
+  }
+  if (!fromStrings || typeof value !== 'string') return value;
+  if (value === '' && allowsNull(schema)) return null;
+  if (kind === 'integer' && /^-?\d{1,15}$/.test(value)) return Number(value);
+  if (kind === 'number' && /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(value)) return Number(value);
+  if (kind === 'boolean') {
+    if (value === 'true' || value === '1') return true;
+    if (value === 'false' || value === '0') return false;
+  }
+  return value;
+}
+
+/** The JSON Schema a caller's value is checked against: the engine's keywords removed, strings capped. */
+export function callerSchema(schema: FieldSchema): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key.startsWith('x-') || key === 'readOnly' || key === 'writeOnly' || key === 'default') continue;
+    out[key] = value;
+  }
+  if (allowsString(schema) && !schema['x-json'] && schema.maxLength === undefined && !schema.enum) {
+    out.maxLength = DEFAULT_MAX_STRING;
+  }
+  return out;
+}
+
+export function objectValidator(properties: Record<string, FieldSchema>, required: string[]): ValidateFunction {
+  return ajv.compile({
+    type: 'object',
+    additionalProperties: false,
+    required,
+    properties: Object.fromEntries(Object.entries(properties).map(([k, s]) => [k, callerSchema(s)])),
+  });
+}
+
+export function describeError(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'required') return `${String(params.missingProperty)}: is required`;
+  if (error.keyword === 'additionalProperties') return `${String(params.additionalProperty)}: is not an accepted field`;
+  const field = error.instancePath.slice(1).replace(/\//g, '.') || 'input';
+  if (error.keyword === 'enum') return `${field}: must be one of ${(params.allowedValues as unknown[]).join(', ')}`;
+  return `${field}: ${error.message}`;
+}
+
+export function check(validate: ValidateFunction, input: unknown): void {
+  if (!validate(input)) throw badRequest(describeError(validate.errors![0]));
+}

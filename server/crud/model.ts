@@ -1,0 +1,55 @@
+// What the engine derives once from a manifest: columns, kinds, which fields a caller may send or read.
+import type { FieldSchema, Manifest } from '../../src/core/manifest/types.ts';
+import type { ColumnKind } from '../db/database.ts';
+
+export interface EntityModel {
+  manifest: Manifest;
+  entity: string;
+  table: string;
+  props: Record<string, FieldSchema>;
+  /** Stored columns (secrets as <field>Hash), with their kind and whether they are the id. */
+  columns: { name: string; kind: ColumnKind }[];
+  /** Fields returned to callers (writeOnly and secrets excluded). */
+  readable: string[];
+  /** Fields a caller may set on create (not readOnly, not x-derived). */
+  settable: string[];
+  secrets: Set<string>;
+  hasColumn(name: string): boolean;
+  kindOf(field: string): ColumnKind;
+}
+
+export function fieldKind(schema: FieldSchema): ColumnKind {
+  if (schema['x-json']) return 'json';
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (types.includes('integer')) return 'integer';
+  if (types.includes('number')) return 'number';
+  if (types.includes('boolean')) return 'boolean';
+  if (types.includes('object') || types.includes('array')) return 'json';
+  if (schema.format === 'date-time') return 'timestamp';
+  return 'string';
+}
+
+export const secretColumn = (field: string) => `${field}Hash`;
+
+export function buildModel(manifest: Manifest): EntityModel {
+  const props = manifest.record!.properties;
+  const secrets = new Set(manifest.storage?.secrets ?? []);
+  const columns: EntityModel['columns'] = [];
+  for (const [name, schema] of Object.entries(props)) {
+    if (secrets.has(name)) columns.push({ name: secretColumn(name), kind: 'string' });
+    else if (!schema.writeOnly) columns.push({ name, kind: name === 'id' ? 'integer' : fieldKind(schema) });
+  }
+  const names = new Set(columns.map((c) => c.name));
+  return {
+    manifest,
+    entity: manifest.entity,
+    table: manifest.table!,
+    props,
+    columns,
+    readable: Object.keys(props).filter((f) => !props[f].writeOnly && !secrets.has(f)),
+    settable: Object.keys(props).filter((f) => !props[f].readOnly && !props[f]['x-derived']),
+    secrets,
+    hasColumn: (name) => names.has(name),
+    kindOf: (field) => columns.find((c) => c.name === field)?.kind ?? 'string',
+  };
+}

@@ -1,0 +1,86 @@
+// Additive sync from the manifests: creates missing tables, columns and indexes. Never drops or alters
+// anything that exists; changes of that kind are versioned migrations (server/migrations).
+import { sql, type Kysely } from 'kysely';
+import type { Capabilities } from './database.ts';
+import type { EntityModel } from '../crud/model.ts';
+
+const onDeleteSql = { restrict: 'restrict', cascade: 'cascade', setNull: 'set null' } as const;
+
+/** Index name from table and fields, kept under PostgreSQL's 63-character limit. */
+function indexName(prefix: string, table: string, fields: string[]): string {
+  const name = `${prefix}_${table}_${fields.join('_')}`;
+  return name.length <= 63 ? name : `${name.slice(0, 54)}_${simpleHash(name)}`;
+}
+function simpleHash(text: string): string {
+  let h = 0;
+  for (const ch of text) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  return h.toString(36);
+}
+
+export async function syncSchema(db: Kysely<any>, caps: Capabilities, models: EntityModel[]): Promise<void> {
+  const existing = new Map<string, Set<string>>();
+  for (const table of await db.introspection.getTables()) {
+    existing.set(table.name, new Set(table.columns.map((c) => c.name)));
+  }
+  const byEntity = new Map(models.map((m) => [m.entity, m]));
+  // Referenced tables first, so foreign keys can be declared at creation.
+  const ordered: EntityModel[] = [];
+  const visit = (m: EntityModel, seen: Set<string>) => {
+    if (ordered.includes(m) || seen.has(m.entity)) return;
+    seen.add(m.entity);
+    for (const r of m.manifest.relations ?? []) {
+      const target = byEntity.get(r.entity);
+      if (target) visit(target, seen);
+    }
+    ordered.push(m);
+  };
+  models.forEach((m) => visit(m, new Set()));
+
+  for (const model of ordered) {
+    const relations = model.manifest.relations ?? [];
+    const refOf = (column: string) => {
+      const r = relations.find((rel) => rel.field === column);
+      return r ? { table: byEntity.get(r.entity)!.table, onDelete: onDeleteSql[r.onDelete ?? 'restrict'] } : undefined;
+    };
+    const columns = existing.get(model.table);
+    if (!columns) {
+      let create = db.schema.createTable(model.table).ifNotExists();
+      for (const column of model.columns) {
+        if (column.name === 'id') {
+          create = create.addColumn('id', sql.raw(caps.idType), (c) => {
+            const pk = c.primaryKey();
+            return caps.name === 'sqlite' ? pk.autoIncrement() : pk;
+          });
+          continue;
+        }
+        const ref = refOf(column.name);
+        create = create.addColumn(column.name, sql.raw(caps.columnType(column.kind)), (c) =>
+          ref ? c.references(`${ref.table}.id`).onDelete(ref.onDelete as 'restrict') : c,
+        );
+      }
+      await create.execute();
+    } else {
+      for (const column of model.columns) {
+        if (columns.has(column.name)) continue;
+        // Added columns are nullable: a NOT NULL column cannot be added to rows that exist.
+        await db.schema.alterTable(model.table).addColumn(column.name, sql.raw(caps.columnType(column.kind))).execute();
+      }
+    }
+    const storage = model.manifest.storage ?? {};
+    for (const fields of storage.unique ?? []) {
+      await db.schema.createIndex(indexName('ux', model.table, fields)).ifNotExists().unique().on(model.table).columns(fields).execute();
+    }
+    const indexed = new Set<string>();
+    const plain = [
+      ...(storage.indexes ?? []),
+      ...relations.map((r) => [r.field]),
+      ...(model.manifest.list?.filters ?? []).filter((f) => !f.field.includes('.')).map((f) => [f.field]),
+    ];
+    for (const fields of plain) {
+      const key = fields.join(',');
+      if (indexed.has(key) || key === 'id') continue;
+      indexed.add(key);
+      await db.schema.createIndex(indexName('ix', model.table, fields)).ifNotExists().on(model.table).columns(fields).execute();
+    }
+  }
+}

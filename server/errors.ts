@@ -1,0 +1,44 @@
+// The one error catalogue of the server: every failure leaves as {result: false, message} with its status.
+import type { FastifyError, FastifyInstance } from 'fastify';
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const badRequest = (message: string) => new AppError(400, message);
+export const unauthorized = (message = 'Authorization required') => new AppError(401, message);
+export const forbidden = (message = 'Your role may not use this call') => new AppError(403, message);
+export const notFound = (message = 'Not found') => new AppError(404, message);
+export const conflict = (message: string) => new AppError(409, message);
+export const tooManyRequests = (message = 'Too many attempts, try again later') => new AppError(429, message);
+
+/** Installs the error and not-found handlers that turn every failure into the envelope. */
+export function installErrorHandlers(app: FastifyInstance, notFoundFallback?: (url: string) => boolean): void {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.status).send({ result: false, message: error.message });
+    }
+    const status = (error as FastifyError).statusCode;
+    if ((error as FastifyError).validation) {
+      return reply.status(400).send({ result: false, message: error.message });
+    }
+    // Fastify's own client faults: bad JSON, __proto__ keys, empty body, too large, wrong media type.
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return reply.status(status).send({ result: false, message: error.message });
+    }
+    request.log.error({ err: error }, 'unhandled server fault');
+    return reply.status(500).send({ result: false, message: 'Internal server error' });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    if (notFoundFallback?.(request.url) && request.method === 'GET') {
+      return reply.sendFile('index.html');
+    }
+    return reply.status(404).send({ result: false, message: `No route ${request.method} ${request.url.split('?')[0]}` });
+  });
+}

@@ -1,0 +1,52 @@
+// Versioned migrations: what additive sync cannot express. Each runs once, in order, in a transaction, and is
+// recorded in schema_migrations. Append new entries; never edit or reorder applied ones.
+import { sql, type Kysely } from 'kysely';
+import type { Capabilities } from '../db/database.ts';
+
+export interface Migration {
+  version: number;
+  name: string;
+  up(db: Kysely<any>, caps: Capabilities): Promise<void>;
+}
+
+export const migrations: Migration[] = [
+  {
+    version: 1,
+    name: 'auth tokens: opaque login tokens stored as sha256, one row per session',
+    async up(db, caps) {
+      await db.schema
+        .createTable('auth_tokens')
+        .ifNotExists()
+        .addColumn('id', sql.raw(caps.idType), (c) => (caps.name === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey()))
+        .addColumn('userId', sql.raw(caps.columnType('integer')), (c) => c.notNull())
+        .addColumn('tokenHash', 'text', (c) => c.notNull().unique())
+        .addColumn('createdAt', sql.raw(caps.columnType('timestamp')), (c) => c.notNull())
+        .addColumn('expiresAt', sql.raw(caps.columnType('timestamp')), (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('ix_auth_tokens_userId').ifNotExists().on('auth_tokens').column('userId').execute();
+    },
+  },
+];
+
+export async function runMigrations(db: Kysely<any>, caps: Capabilities, list: Migration[] = migrations): Promise<void> {
+  await db.schema
+    .createTable('schema_migrations')
+    .ifNotExists()
+    .addColumn('version', 'integer', (c) => c.primaryKey())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('appliedAt', 'text', (c) => c.notNull())
+    .execute();
+  const applied = new Set(
+    (await db.selectFrom('schema_migrations').select('version').execute()).map((r) => Number(r.version)),
+  );
+  for (const migration of [...list].sort((a, b) => a.version - b.version)) {
+    if (applied.has(migration.version)) continue;
+    await db.transaction().execute(async (trx) => {
+      await migration.up(trx, caps);
+      await trx
+        .insertInto('schema_migrations')
+        .values({ version: migration.version, name: migration.name, appliedAt: new Date().toISOString() })
+        .execute();
+    });
+  }
+}
