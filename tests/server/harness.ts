@@ -1,0 +1,161 @@
+// Runs a test file's cases on SQLite and on PostgreSQL: each dialect gets a fresh database (a temp dir, or a
+// new PostgreSQL database that is dropped afterwards), an app, and one logged-in user per role.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { buildApp, type BuildOptions } from '../../server/app.ts';
+import type { Role } from '../../src/core/manifest/types.ts';
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const DIALECTS = ['sqlite', 'postgres'] as const;
+export type Dialect = (typeof DIALECTS)[number];
+export const ROLES: Role[] = ['admin', 'developer', 'tester', 'customercare'];
+export const ADMIN = { email: 'admin@test.io', password: 'admin-password-1' };
+export const passwordOf = (role: Role) => `${role}-password-1`;
+export const emailOf = (role: Role) => (role === 'admin' ? ADMIN.email : `${role}@test.io`);
+
+export interface Reply {
+  status: number;
+  body: { result: boolean; data?: any; message?: string };
+  raw: string;
+}
+
+export interface CallOptions {
+  token?: string;
+  query?: Record<string, string | number | boolean>;
+  body?: unknown;
+  headers?: Record<string, string>;
+  remoteAddress?: string;
+}
+
+export interface Harness {
+  dialect: Dialect;
+  app: FastifyInstance;
+  tokens: Record<Role, string>;
+  databaseUrl?: string;
+  call(method: string, url: string, options?: CallOptions): Promise<Reply>;
+  /** Shorthand for the admin. */
+  admin(method: string, url: string, options?: CallOptions): Promise<Reply>;
+  count(table: string): Promise<number>;
+  login(email: string, password: string, remoteAddress?: string): Promise<Reply>;
+}
+
+async function freshPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect(); // an unreachable PostgreSQL fails the suite here, by design
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export async function startApp(dialect: Dialect, options: BuildOptions = {}) {
+  let cleanup: () => Promise<void>;
+  let databaseUrl: string | undefined;
+  const dataDir = mkdtempSync(join(tmpdir(), 'panel-test-'));
+  if (dialect === 'postgres') {
+    const fresh = await freshPostgresDatabase();
+    databaseUrl = fresh.url;
+    cleanup = async () => {
+      await fresh.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    };
+  } else {
+    cleanup = async () => rmSync(dataDir, { recursive: true, force: true });
+  }
+  try {
+    const app = await buildApp({
+      ...options,
+      config: {
+        dataDir,
+        databaseUrl,
+        adminEmail: ADMIN.email,
+        adminPassword: ADMIN.password,
+        schemasDir: resolve('schemas'),
+        distDir: join(dataDir, 'no-dist'),
+        corsOrigins: [],
+        publicUrl: undefined,
+        panelHosts: undefined,
+        ...options.config,
+      },
+    });
+    return { app, databaseUrl, cleanup };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}
+
+function encodeQuery(query?: CallOptions['query']): string {
+  if (!query) return '';
+  const params = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+  return `?${params}`;
+}
+
+/** Declares `body` once per dialect, inside a describe named after the dialect. */
+export function forEachDialect(title: string, body: (h: Harness) => void, options: BuildOptions = {}): void {
+  for (const dialect of DIALECTS) {
+    describe(`${title} (${dialect})`, () => {
+      const h = { dialect } as Harness;
+      let cleanup: () => Promise<void> = async () => {};
+      beforeAll(async () => {
+        const started = await startApp(dialect, options);
+        cleanup = started.cleanup;
+        h.app = started.app;
+        h.databaseUrl = started.databaseUrl;
+        h.call = async (method, url, o = {}) => {
+          const headers: Record<string, string> = { ...o.headers };
+          if (o.token) headers.authorization = `Bearer ${o.token}`;
+          if (o.body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+          const response = await h.app.inject({
+            method: method as 'GET',
+            url: url + encodeQuery(o.query),
+            headers,
+            payload: o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body),
+            remoteAddress: o.remoteAddress ?? '127.0.0.1',
+          });
+          let parsed: Reply['body'];
+          try {
+            parsed = JSON.parse(response.body);
+          } catch {
+            parsed = { result: false, message: `not JSON: ${response.body.slice(0, 80)}` };
+          }
+          return { status: response.statusCode, body: parsed, raw: response.body };
+        };
+        h.admin = (method, url, o = {}) => h.call(method, url, { ...o, token: h.tokens.admin });
+        h.login = (email, password, remoteAddress) =>
+          h.call('POST', '/v1/user/login', { body: { email, password }, remoteAddress });
+        h.count = async (table) => {
+          const row = await h.app.engine.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+          return Number(row.n);
+        };
+        h.tokens = {} as Record<Role, string>;
+        h.tokens.admin = (await h.login(ADMIN.email, ADMIN.password)).body.data.token;
+        for (const role of ROLES.filter((r) => r !== 'admin')) {
+          const created = await h.admin('GET', '/v1/admin/user/add', { query: { email: emailOf(role), password: passwordOf(role), role } });
+          if (created.status !== 200) throw new Error(`could not create ${role}: ${created.raw}`);
+          h.tokens[role] = (await h.login(emailOf(role), passwordOf(role))).body.data.token;
+        }
+      });
+      afterAll(async () => {
+        await h.app?.close();
+        await cleanup();
+      });
+      body(h);
+    });
+  }
+}
