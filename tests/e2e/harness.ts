@@ -1,0 +1,126 @@
+// Shared by the e2e files: a real server on a free port with a fresh SQLite directory, and a real Chromium.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const ADMIN = { email: 'admin@example.com', password: 'admin-password-1' };
+const ROOT = resolve(import.meta.dirname, '../..');
+
+export interface RunningServer {
+  url: string;
+  /** GET/POST one API call as `token`; resolves to the envelope. */
+  api(method: string, path: string, params?: Record<string, unknown>, token?: string): Promise<{ result: boolean; data?: any; message?: string }>;
+  login(email?: string, password?: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => ok(port));
+    });
+  });
+}
+
+async function waitForHealth(url: string, child: ChildProcess, log: () => string): Promise<void> {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${log()}`);
+    try {
+      const res = await fetch(`${url}/healthz`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Starts `npx tsx server/main.ts` on a free port and a fresh DATA_DIR; `extraEnv` adds e.g. PANEL_HOSTS. */
+export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'panel-e2e-'));
+  let output = '';
+  const child = spawn('npx', ['tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    detached: true,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      DATABASE_URL: '',
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const url = `http://localhost:${port}`;
+  await waitForHealth(url, child, () => output);
+
+  const api: RunningServer['api'] = async (method, path, params = {}, token) => {
+    const headers: Record<string, string> = token ? { Authorization: token } : {};
+    let target = `${url}${path}`;
+    let body: string | undefined;
+    if (method === 'GET' || method === 'DELETE') {
+      const q = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
+      if ([...q].length) target += `?${q}`;
+    } else {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(params);
+    }
+    const res = await fetch(target, { method, headers, body });
+    return res.json() as Promise<{ result: boolean; data?: any; message?: string }>;
+  };
+
+  return {
+    url,
+    api,
+    async login(email = ADMIN.email, password = ADMIN.password) {
+      const answer = await api('POST', '/v1/user/login', { email, password });
+      if (!answer.result) throw new Error(`login failed: ${answer.message}`);
+      return answer.data.token as string;
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        process.kill(-child.pid!, 'SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** Logs in through the login screen and waits for the shell. */
+export async function loginThroughScreen(page: Page, server: RunningServer, email = ADMIN.email, password = ADMIN.password): Promise<void> {
+  await page.goto(`${server.url}/login`);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.getByRole('button', { name: 'Logout' }).waitFor();
+}

@@ -1,0 +1,61 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ADMIN, launchBrowser, loginThroughScreen, startServer, type RunningServer } from './harness';
+
+describe('login screen in Chromium against the real server', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  beforeEach(async () => {
+    page = await (await browser.newContext()).newPage();
+  });
+
+  it('shows the red alert with the server message when the password is wrong', async () => {
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('E-mail').fill(ADMIN.email);
+    await page.getByLabel('Password').fill('wrong-password');
+    await page.getByRole('button', { name: 'Login' }).click();
+    const alert = page.getByTestId('login-error');
+    await alert.waitFor();
+    expect((await alert.textContent())?.trim()).not.toBe('');
+    expect(await alert.evaluate((el) => el.className)).toContain('MuiAlert-colorError');
+    const [r, g, b] = (await alert.evaluate((el) => getComputedStyle(el).backgroundColor)).match(/\d+/g)!.map(Number);
+    expect(r).toBeGreaterThan(150);
+    expect(Math.max(g, b)).toBeLessThan(100);
+    expect(new URL(page.url()).pathname).toBe('/login');
+  });
+
+  it('logs in, lands on / with the e-mail and version in the top bar, and sends a logged-in visitor from /login to /', async () => {
+    await loginThroughScreen(page, server);
+    expect(new URL(page.url()).pathname).toBe('/');
+    expect(await page.getByTestId('user-email').textContent()).toBe(ADMIN.email);
+    expect(await page.locator('header').textContent()).toContain('1.20.34');
+    const cookies = await page.context().cookies();
+    const auth = cookies.find((c) => c.name === 'Authorization');
+    expect(auth).toBeDefined();
+    expect(auth!.expires - Date.now() / 1000).toBeGreaterThan(31536000 - 3600);
+
+    await page.goto(`${server.url}/login`);
+    await page.getByRole('button', { name: 'Logout' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+  });
+
+  it('logs out: token, user and cookies are gone, and protected routes go to /login', async () => {
+    await loginThroughScreen(page, server);
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.getByRole('button', { name: 'Login' }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    expect(await page.context().cookies()).toEqual([]);
+    await page.goto(`${server.url}/platforms`);
+    await page.getByRole('button', { name: 'Login' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/login');
+  });
+});

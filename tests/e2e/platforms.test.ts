@@ -1,0 +1,80 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, loginThroughScreen, startServer, type RunningServer } from './harness';
+
+describe('an admin manages platforms through the screens', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    page = await (await browser.newContext()).newPage();
+    await loginThroughScreen(page, server);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const dialog = () => page.getByRole('dialog');
+  const rowOf = (name: string) => page.locator('.MuiDataGrid-row', { hasText: name });
+
+  async function openAdd() {
+    await page.getByRole('button', { name: 'Add' }).click();
+    await dialog().getByLabel('Name').waitFor();
+  }
+
+  it('adds a platform with a typed max version, and it appears in the list', async () => {
+    await page.goto(`${server.url}/platforms`);
+    await page.getByRole('heading', { name: /Platforms/ }).waitFor();
+    await openAdd();
+    const ok = dialog().getByRole('button', { name: 'OK' });
+    expect(await ok.isDisabled()).toBe(true);
+    await dialog().getByLabel('Name').fill('webOS');
+    await dialog().getByLabel('Max version').fill('10.20.30');
+    expect(await ok.isDisabled()).toBe(false);
+    await ok.click();
+    await page.getByText('Add request status').waitFor();
+    await dialog().waitFor({ state: 'detached' });
+    await rowOf('webOS').waitFor();
+    expect(await rowOf('webOS').textContent()).toContain('10.20.30');
+  });
+
+  it('keeps the modal open with the error notice when the add fails', async () => {
+    await openAdd();
+    await dialog().getByLabel('Name').fill('webOS');
+    await dialog().getByLabel('Max version').fill('1.2.3');
+    await dialog().getByRole('button', { name: 'OK' }).click();
+    const notice = page.getByTestId('notice').filter({ hasText: /^Add request status\s*Error / });
+    await notice.waitFor();
+    await dialog().getByTestId('form-error').waitFor();
+    expect(await dialog().isVisible()).toBe(true);
+    expect(await dialog().getByLabel('Name').inputValue()).toBe('webOS');
+    await dialog().getByRole('button', { name: 'Cancel' }).click();
+    await dialog().waitFor({ state: 'detached' });
+  });
+
+  it('edits the platform from its row, the form filled from the list', async () => {
+    await rowOf('webOS').getByRole('button', { name: 'Edit' }).click();
+    const name = dialog().getByLabel('Name');
+    await name.waitFor();
+    expect(await name.inputValue()).toBe('webOS');
+    expect(await dialog().getByLabel('Max version').inputValue()).toBe('10.20.30');
+    await name.fill('Tizen');
+    await dialog().getByRole('button', { name: 'OK' }).click();
+    await page.getByText('Edit request status').waitFor();
+    await dialog().waitFor({ state: 'detached' });
+    await rowOf('Tizen').waitFor();
+    expect(await rowOf('webOS').count()).toBe(0);
+  });
+
+  it('deletes the platform after the confirmation', async () => {
+    await rowOf('Tizen').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Delete this item?').waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
+    await page.getByText('Delete request status').waitFor();
+    await rowOf('Tizen').waitFor({ state: 'detached' });
+    await page.getByText('No records').waitFor();
+  });
+});
