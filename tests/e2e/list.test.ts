@@ -1,0 +1,92 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, loginThroughScreen, startServer, type RunningServer } from './harness';
+
+const ROWS = 520;
+
+describe('the generic list screen with more than 500 rows', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    const token = await server.login();
+    for (let start = 1; start <= ROWS; start += 40) {
+      await Promise.all(
+        Array.from({ length: Math.min(40, ROWS - start + 1) }, (_, k) => {
+          const n = start + k;
+          return server.api('GET', '/v1/admin/platform/add', { name: `platform-${String(n).padStart(3, '0')}`, maxVersion: `${n % 100}.${n % 7}.1` }, token);
+        }),
+      );
+    }
+    page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+    await loginThroughScreen(page, server);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const grid = () => page.getByRole('grid');
+
+  it('shows 20 rows by default, and 500 rows with page size 500', async () => {
+    await page.goto(`${server.url}/platforms`);
+    await page.getByTestId('list-count').filter({ hasText: `${ROWS} total` }).waitFor();
+    expect(await grid().getAttribute('aria-rowcount')).toBe('21');
+
+    await page.getByRole('combobox', { name: /Rows per page/ }).click();
+    await page.getByRole('option', { name: '500' }).click();
+    await page.getByText(`1–500 of ${ROWS}`).waitFor();
+    expect(new URL(page.url()).searchParams.get('size')).toBe('500');
+    await page.waitForFunction(() => document.querySelector('[role=grid]')?.getAttribute('aria-rowcount') === '501');
+
+    // The grid draws the last of the 500 rows when scrolled to the bottom: it did not cap the page at 100.
+    await page.locator('.MuiDataGrid-virtualScroller').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await page.locator('.MuiDataGrid-row[data-rowindex="499"]').waitFor();
+    expect(await page.locator('.MuiDataGrid-row[data-id]').filter({ hasText: 'platform-500' }).count()).toBe(1);
+  });
+
+  it('keeps the view in the URL: a copied link reopens page 2 sorted by name desc, and Back returns', async () => {
+    await page.goto(`${server.url}/platforms?page=2&size=50&sort=name&order=desc`);
+    await page.getByText(`51–100 of ${ROWS}`).waitFor();
+    await page.locator('.MuiDataGrid-row', { hasText: 'platform-470' }).waitFor();
+    await page.getByRole('button', { name: 'Go to next page' }).click();
+    await page.getByText(`101–150 of ${ROWS}`).waitFor();
+    await page.goBack();
+    await page.getByText(`51–100 of ${ROWS}`).waitFor();
+  });
+
+  it('filters by name on Enter, and Clear is enabled only while a filter is filled', async () => {
+    await page.goto(`${server.url}/platforms`);
+    const clear = page.getByRole('button', { name: 'Clear' });
+    await page.getByTestId('list-count').filter({ hasText: `${ROWS} total` }).waitFor();
+    expect(await clear.isDisabled()).toBe(true);
+    await page.getByRole('search').getByLabel('Name').fill('platform-51');
+    expect(await clear.isDisabled()).toBe(false);
+    await page.getByRole('search').getByLabel('Name').press('Enter');
+    await page.getByTestId('list-count').filter({ hasText: /^10 total$/ }).waitFor();
+    await clear.click();
+    await page.getByTestId('list-count').filter({ hasText: `${ROWS} total` }).waitFor();
+    expect(await clear.isDisabled()).toBe(true);
+  });
+
+  it('opens a details row that shows every field of the record', async () => {
+    await page.goto(`${server.url}/platforms?sort=id`);
+    const row = page.locator('.MuiDataGrid-row', { hasText: 'platform-001' });
+    await row.waitFor();
+    const next = page.locator('.MuiDataGrid-row', { hasText: 'platform-002' });
+    const before = (await next.boundingBox())!.y;
+    await row.getByRole('button', { name: 'Details' }).click();
+    const details = page.getByTestId('row-details');
+    await details.waitFor();
+    const text = await details.innerText();
+    for (const label of ['id', 'Name', 'Max version', 'Created', 'Updated']) expect(text).toContain(label);
+    expect(await details.locator('[data-field="name"]').innerText()).toBe('platform-001');
+    expect(await details.locator('[data-field="maxVersion"]').innerText()).toBe('1.1.1');
+    expect(await details.locator('[data-field="createdAt"]').innerText()).not.toBe('—');
+    // The next row moved down by the details block: the grid reserved its height.
+    const after = (await next.boundingBox())!.y;
+    expect(after - before).toBe((await details.boundingBox())!.height);
+  });
+});
