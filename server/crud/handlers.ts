@@ -369,10 +369,12 @@ function destroyByFilterHandler(engine: Engine, model: EntityModel): ActionHandl
   return async (call) => {
     coerceFilters(filters, call.input, call.source);
     check(validate, call.input);
-    const matching = applyFilters(engine, filters, call.input, joinRelations(engine, model, engine.db.selectFrom(`${model.table} as t`)).select('t.id'));
-    if (matching.used === 0) throw badRequest('Fill at least one filter');
+    const matching = (db: Kysely<any>) =>
+      applyFilters(engine, filters, call.input, joinRelations(engine, model, db.selectFrom(`${model.table} as t`)).select('t.id'));
+    if (matching(engine.db).used === 0) throw badRequest('Fill at least one filter');
     return write(engine, call, async (trx) => {
-      const ids = (await matching.query.execute()).map((r: { id: unknown }) => Number(r.id));
+      // The same connection as the transaction: SQLite has only one, so a second would wait forever.
+      const ids = (await matching(trx).query.execute()).map((r: { id: unknown }) => Number(r.id));
       if (!ids.length) return { count: 0 };
       const result = await trx.deleteFrom(model.table).where('id', 'in', ids).executeTakeFirst();
       return { count: Number(result.numDeletedRows) };

@@ -64,7 +64,9 @@ const sqliteCaps: Capabilities = {
   toDbBoolean: (value) => (value ? 1 : 0),
   likeInsensitive: 'like',
   isUniqueViolation: (e) => code(e) === 'SQLITE_CONSTRAINT_UNIQUE' || code(e) === 'SQLITE_CONSTRAINT_PRIMARYKEY',
-  isForeignKeyViolation: (e) => code(e) === 'SQLITE_CONSTRAINT_FOREIGNKEY',
+  // ON DELETE RESTRICT reports SQLITE_CONSTRAINT_TRIGGER, an insert SQLITE_CONSTRAINT_FOREIGNKEY.
+  isForeignKeyViolation: (e) =>
+    code(e) === 'SQLITE_CONSTRAINT_FOREIGNKEY' || (code(e).startsWith('SQLITE_CONSTRAINT') && /FOREIGN KEY/.test(String((e as Error).message))),
 };
 
 const postgresCaps: Capabilities = {
