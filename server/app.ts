@@ -17,6 +17,7 @@ import { checkAccountsModel, ensureFirstAdmin, registerAuth } from './plugins/au
 import { createLiveHub } from './plugins/live-hub.ts';
 import { registerLive } from './plugins/live.ts';
 import { isApiPath, registerPanel } from './plugins/panel.ts';
+import { registerUploads } from './plugins/uploads.ts';
 import type { AttemptLimits } from './plugins/rate-limit.ts';
 
 export interface BuildOptions {
@@ -87,6 +88,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   }
 
   if (config.corsOrigins.length) await app.register(cors, { origin: config.corsOrigins });
+  await registerUploads(app);
   const hasPanel = await registerPanel(app, config);
   installErrorHandlers(app, hasPanel ? (url) => !isApiPath(url) : undefined);
   registerAuth(app, engine, options.loginLimits);

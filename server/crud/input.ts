@@ -4,7 +4,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyRequest } from 'fastify';
 import type { ActionDecl, FieldSchema } from '../../src/core/manifest/types.ts';
-import { badRequest } from '../errors.ts';
+import { AppError, badRequest } from '../errors.ts';
 import { fieldKind } from './model.ts';
 
 /** Strings without a declared maxLength are capped, so a record cannot be stuffed with megabytes of text. */
@@ -40,11 +40,20 @@ export function readRaw(request: FastifyRequest, source: InputSource): Record<st
   if (typeof raw !== 'object' || Array.isArray(raw)) throw badRequest('The body must be a JSON object');
   for (const key of Object.keys(raw)) {
     if (FORBIDDEN_KEYS.has(key)) throw badRequest(`${key}: is not an accepted field`);
-    const value = (raw as Record<string, unknown>)[key];
+    let value = (raw as Record<string, unknown>)[key];
     if (source !== 'json' && Array.isArray(value)) throw badRequest(`${key}: must be given once`);
+    if (source === 'multipart') value = multipartValue(key, value);
     out[key] = value;
   }
   return out;
+}
+
+/** A multipart part as a plain value: a field's text, or the UploadedFile that onFile attached. */
+function multipartValue(key: string, part: unknown): unknown {
+  const p = part as { type?: string; value?: unknown; valueTruncated?: boolean } | null;
+  if (!p || typeof p !== 'object' || !('value' in p)) throw badRequest(`${key}: is not a form field`);
+  if (p.valueTruncated) throw new AppError(413, `${key}: the value is too large`);
+  return p.value;
 }
 
 /** JSON.parse that refuses prototype-poisoning keys anywhere in the value. */

@@ -30,6 +30,24 @@ forEachDialect(
       expect(bad.body.message).toContain('tags');
     });
 
+    it('reads a multipart form: text fields converted by the record schema, JSON fields parsed', async () => {
+      const id = await maker('Formy');
+      const reply = await h.admin('POST', '/v1/fx/gadget/addForm', { form: { makerId: String(id), tags: '["m","n"]', isActive: 'true' } });
+      expect(reply.status).toBe(200);
+      expect(reply.body.data).toMatchObject({ makerId: id, tags: ['m', 'n'], isActive: true });
+    });
+
+    it('refuses a file sent in a multipart field that is not an upload, and a field given twice', async () => {
+      const id = await maker('Filey');
+      const before = await h.count('fx_gadgets');
+      const file = await h.admin('POST', '/v1/fx/gadget/addForm', {
+        form: { makerId: String(id), ownerEmail: { filename: 'x.txt', content: 'hello', type: 'text/plain' } },
+      });
+      expect(file.status).toBe(400);
+      expect(file.body.message).toContain('ownerEmail');
+      expect(await h.count('fx_gadgets')).toBe(before);
+    });
+
     it('refuses a dangling relation id with a 400 naming the field', async () => {
       const reply = await gadget({ makerId: 999999 });
       expect(reply.status).toBe(400);

@@ -28,8 +28,32 @@ export interface CallOptions {
   token?: string;
   query?: Record<string, string | number | boolean>;
   body?: unknown;
+  /** A multipart/form-data body: text fields, and files as {filename, content, type}. */
+  form?: Record<string, string | FormFile>;
   headers?: Record<string, string>;
   remoteAddress?: string;
+}
+
+export interface FormFile {
+  filename: string;
+  content: Buffer | string;
+  type?: string;
+}
+
+/** Encodes a multipart/form-data body by hand, so tests control every byte (file names, types, sizes). */
+export function multipartBody(form: Record<string, string | FormFile>): { payload: Buffer; contentType: string } {
+  const boundary = `----panel-test-${randomBytes(8).toString('hex')}`;
+  const chunks: Buffer[] = [];
+  for (const [name, value] of Object.entries(form)) {
+    if (typeof value === 'string') {
+      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+    } else {
+      const head = `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${value.filename}"\r\nContent-Type: ${value.type ?? 'application/octet-stream'}\r\n\r\n`;
+      chunks.push(Buffer.from(head), Buffer.from(value.content), Buffer.from('\r\n'));
+    }
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 export interface Harness {
@@ -121,11 +145,17 @@ export function forEachDialect(title: string, body: (h: Harness) => void, option
           const headers: Record<string, string> = { ...o.headers };
           if (o.token) headers.authorization = `Bearer ${o.token}`;
           if (o.body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+          let payload: string | Buffer | undefined = o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
+          if (o.form) {
+            const encoded = multipartBody(o.form);
+            payload = encoded.payload;
+            headers['content-type'] = encoded.contentType;
+          }
           const response = await h.app.inject({
             method: method as 'GET',
             url: url + encodeQuery(o.query),
             headers,
-            payload: o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body),
+            payload,
             remoteAddress: o.remoteAddress ?? '127.0.0.1',
           });
           let parsed: Reply['body'];
