@@ -92,6 +92,7 @@ export interface ListDecl {
   columns?: ColumnDecl[];
   highlight?: HighlightRule[];
   details?: boolean;
+  download?: { field: string; filename?: string; label?: string };
 }
 
 export interface FieldUi {
@@ -137,7 +138,7 @@ export interface ActionDecl {
   handler?: string;
   inputSchema?: Record<string, unknown>;
   forRole?: Partial<Record<Role, Record<string, string>>>;
-  ui?: { place?: 'toolbar' | 'row' | 'none'; label?: string; confirm?: string; override?: string };
+  ui?: { place?: 'toolbar' | 'row' | 'none'; label?: string; confirm?: string; override?: string; requireFilter?: string };
 }
 
 export interface MenuDecl {
@@ -154,6 +155,9 @@ export interface ScreenDecl {
   override?: string;
   toolbar?: string[];
   rowActions?: string[];
+  routeParams?: Record<string, string>;
+  heading?: string;
+  rowLinks?: { label: string; to: string }[];
 }
 
 export interface Manifest {
@@ -162,6 +166,7 @@ export interface Manifest {
   description?: string;
   table?: string;
   provides?: 'accounts' | 'audit-log';
+  recordLabel?: string;
   record?: RecordSchema;
   storage?: {
     unique?: string[][];
