@@ -3,6 +3,8 @@
 import type { Kysely } from 'kysely';
 import type { Actor } from '../plugins/audit.ts';
 import type { Engine } from '../crud/context.ts';
+import { deleteExperimentUser, experimentRules } from './experiment.ts';
+import { addIpArray } from './testers-ip.ts';
 import { listVersions } from './versions.ts';
 
 export interface ActionContext {
@@ -16,11 +18,23 @@ export interface ActionContext {
 export interface CustomHandler {
   /** Writes run in a transaction with their audit row. */
   write?: boolean;
+  /** A body limit above the server's 1 MiB default, for calls that carry a whole file's worth of data. */
+  bodyLimit?: number;
   run(ctx: ActionContext): Promise<unknown>;
 }
 
 export const customHandlers: Record<string, CustomHandler> = {
   'versions.list': { run: listVersions },
+  // A 100,000-line import is a few MB of JSON.
+  'testersIP.addArray': { write: true, bodyLimit: 64 * 1024 * 1024, run: addIpArray },
+  'experiment.deleteUser': { write: true, run: deleteExperimentUser },
+};
+
+/** Checks named by an action's `check`: the problems of a record about to be stored (empty when none). */
+export type RecordCheck = (record: Record<string, unknown>) => string[];
+
+export const recordChecks: Record<string, RecordCheck> = {
+  'experiment.rules': experimentRules,
 };
 
 export type ValueSource = (ctx: Omit<ActionContext, 'input'>) => Promise<unknown>;

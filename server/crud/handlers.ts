@@ -5,7 +5,7 @@ import type { ActionDecl, FieldSchema, FilterDecl, Role } from '../../src/core/m
 import { AppError, badRequest, conflict, notFound } from '../errors.ts';
 import { hashPassword } from '../plugins/passwords.ts';
 import type { Actor } from '../plugins/audit.ts';
-import { customHandlers, valueSources } from '../actions/index.ts';
+import { customHandlers, recordChecks, valueSources } from '../actions/index.ts';
 import { revokeTokensOf, type Engine } from './context.ts';
 import { check, coerce, objectValidator, ajv, type InputSource } from './input.ts';
 import { fieldKind, secretColumn, type EntityModel } from './model.ts';
@@ -31,8 +31,15 @@ function matches(condition: { field: string; equals?: unknown; notEquals?: unkno
 const derive = (fn: 'md5' | 'sha256', value: unknown) =>
   value === null || value === undefined ? null : createHash(fn).update(String(value)).digest('hex');
 
+/** The manifest's `check` on a record about to be stored: its problems are one 400. */
+function runCheck(action: ActionDecl, record: Record<string, unknown>) {
+  const problems = action.check ? recordChecks[action.check](record) : [];
+  if (problems.length) throw badRequest(problems.join('; '));
+}
+
 /** Builds the handler of one declared action. */
 export function buildHandler(engine: Engine, model: EntityModel | undefined, name: string, action: ActionDecl): ActionHandler {
+  if (action.check && !recordChecks[action.check]) throw new Error(`action ${name}: no server/actions check named "${action.check}"`);
   if (action.kind === 'custom') return customHandler(engine, action);
   if (!model) throw new Error(`action ${name} needs a table`);
   switch (action.kind) {
@@ -170,6 +177,7 @@ function createHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
       if (f in input) values[f] = input[f];
       else if (model.props[f].default !== undefined) values[f] = model.props[f].default;
     }
+    runCheck(action, values);
     const now = new Date().toISOString();
     return write(engine, call, async (trx) => {
       await applyForRole(engine, action, call, values, trx);
@@ -205,6 +213,7 @@ function updateHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
       }
       const values: Record<string, unknown> = {};
       for (const f of writable) if (f in input) values[f] = input[f];
+      runCheck(action, { ...current, ...values });
       await applyForRole(engine, action, call, values, trx);
       await checkRelations(engine, model, values, trx);
       const stored = await storedValues(engine, model, values);

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Manifest } from '../../src/core/manifest/types.ts';
 import { requireRoles, type AuthUser } from '../plugins/auth.ts';
+import { customHandlers } from '../actions/index.ts';
 import type { Engine } from './context.ts';
 import { buildHandler } from './handlers.ts';
 import { inputSource, readRaw } from './input.ts';
@@ -15,6 +16,7 @@ export function registerCrudRoutes(app: FastifyInstance, engine: Engine, manifes
       app.route({
         method: action.method,
         url: action.path,
+        bodyLimit: action.kind === 'custom' ? customHandlers[action.handler!]?.bodyLimit : undefined,
         preHandler: requireRoles(action.roles),
         handler: async (request) => {
           const input = readRaw(request, source);

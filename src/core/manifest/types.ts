@@ -136,6 +136,8 @@ export interface ActionDecl {
   field?: string;
   refuseWhen?: Condition & { message: string };
   handler?: string;
+  /** create, update: a server/actions record check (`experiment.rules`); its problems are a 400. */
+  check?: string;
   inputSchema?: Record<string, unknown>;
   forRole?: Partial<Record<Role, Record<string, string>>>;
   ui?: { place?: 'toolbar' | 'row' | 'none'; label?: string; confirm?: string; override?: string; requireFilter?: string };

@@ -1,0 +1,191 @@
+// A/B experiments (multipart add/edit with the shared rules, the Active switch), the users of a collection,
+// goals and achieved goals, on both dialects.
+import { expect, it } from 'vitest';
+import { forEachDialect, type Harness } from './harness.ts';
+
+const blocks = (...counts: number[]) =>
+  JSON.stringify(counts.map((count, i) => ({ count, groupName: `G${i}`, customUrl: '', files: { tizen: [`bundle${i}.js`] } })));
+
+const experimentForm = (overrides: Record<string, string> = {}): Record<string, string> => ({
+  whitelabelId: '3',
+  platformIds: '[1,2]',
+  modelNames: '["UE55","QE65"]',
+  recordsCount: '10',
+  isActive: 'false',
+  isCollecting: 'true',
+  isRandomSaveEnable: 'true',
+  probability: '1',
+  versionsDeploymentSettings: blocks(4, 6),
+  ...overrides,
+});
+
+async function addExperiment(h: Harness, overrides: Record<string, string> = {}) {
+  return h.admin('POST', '/v1/admin/abtesting/add', { form: experimentForm(overrides) });
+}
+
+async function addUsers(h: Harness, abtestingId: number, users: { appInstallId: string; platform?: string; userId?: string }[]) {
+  const rows = users.map((u) => ({ abtestingId, modelName: 'UE55', version: '1.2.3', whitelabel: 'acme', platform: 'tizen', userId: null, ...u }));
+  await h.app.engine.db.insertInto('experiment_users').values(rows).execute();
+}
+
+forEachDialect('A/B experiments', (h) => {
+  it('adds an experiment from a multipart form and lists it with its JSON fields', async () => {
+    const reply = await addExperiment(h);
+    expect(reply.status).toBe(200);
+    expect(reply.body.data).toMatchObject({
+      whitelabelId: 3,
+      platformIds: [1, 2],
+      modelNames: ['UE55', 'QE65'],
+      recordsCount: 10,
+      isActive: false,
+      isCollecting: true,
+      probability: 1,
+      versionsDeploymentSettings: [{ count: 4, groupName: 'G0', files: { tizen: ['bundle0.js'] } }, { count: 6 }],
+    });
+    const list = await h.admin('GET', '/v1/admin/abtesting/get', { query: { whitelabelId: 3 } });
+    expect(list.body.data.rows.map((r: { id: number }) => r.id)).toContain(reply.body.data.id);
+  });
+
+  it('gives a new experiment the defaults of the spec when the form leaves them out', async () => {
+    const { isActive: _a, isCollecting: _c, isRandomSaveEnable: _r, probability: _p, ...rest } = experimentForm();
+    const reply = await h.admin('POST', '/v1/admin/abtesting/add', { form: rest });
+    expect(reply.body.data).toMatchObject({ isActive: false, isCollecting: true, isRandomSaveEnable: true, probability: 1 });
+  });
+
+  it.each([
+    [{ recordsCount: '11' }, 'versionsDeploymentSettings: the counts add up to 10, not to recordsCount 11'],
+    [{ versionsDeploymentSettings: blocks(5, 6) }, 'the counts add up to 11'],
+    [{ probability: '1.5' }, 'probability'],
+    [{ probability: '-0.1' }, 'probability'],
+    [{ recordsCount: '0' }, 'recordsCount'],
+    [{ recordsCount: 'ten' }, 'recordsCount'],
+    [{ platformIds: '[]' }, 'platformIds'],
+    [{ platformIds: '[0]' }, 'platformIds'],
+    [{ platformIds: '[1,' }, 'platformIds'],
+    [{ modelNames: '[" UE55"]' }, 'modelNames'],
+    [{ whitelabelId: '' }, 'whitelabelId'],
+    [{ isCollecting: 'maybe' }, 'isCollecting'],
+    [{ versionsDeploymentSettings: '[{"count": 10, "colour": "red"}]' }, 'colour'],
+    [{ owner: 'x' }, 'owner'],
+  ])('refuses to add an experiment with %j (400 naming it) and stores nothing', async (overrides, message) => {
+    const before = await h.count('experiments');
+    const reply = await addExperiment(h, overrides);
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({ result: false, message: expect.stringContaining(message) });
+    expect(await h.count('experiments')).toBe(before);
+  });
+
+  it('edits an experiment and checks the same rules against the record as it will be stored', async () => {
+    const id = String((await addExperiment(h)).body.data.id);
+    const edited = await h.admin('POST', '/v1/admin/abtesting/edit', { form: { ...experimentForm({ recordsCount: '12', versionsDeploymentSettings: blocks(6, 6) }), id } });
+    expect(edited.status).toBe(200);
+    expect(edited.body.data).toMatchObject({ recordsCount: 12 });
+    const badSum = await h.admin('POST', '/v1/admin/abtesting/edit', { form: { id, recordsCount: '13' } });
+    expect(badSum.status).toBe(400);
+    expect(badSum.body.message).toContain('not to recordsCount 13');
+    const badProbability = await h.admin('POST', '/v1/admin/abtesting/edit', { form: { id, probability: '1.5' } });
+    expect(badProbability.status).toBe(400);
+    expect(badProbability.body.message).toContain('probability');
+    const activated = await h.admin('POST', '/v1/admin/abtesting/edit', { form: { id, isActive: 'true' } });
+    expect(activated.status).toBe(400);
+    expect(activated.body.message).toBe('isActive: cannot be changed');
+  });
+
+  it('refuses to switch Active while the experiment collects, and switches it once collecting stops', async () => {
+    const id = (await addExperiment(h)).body.data.id;
+    const refused = await h.admin('POST', '/v1/admin/abtesting/changeIsActive', { body: { id } });
+    expect(refused).toMatchObject({ status: 409, body: { result: false, message: 'The experiment is still collecting users' } });
+    await h.admin('POST', '/v1/admin/abtesting/edit', { form: { id: String(id), isCollecting: 'false' } });
+    const switched = await h.admin('POST', '/v1/admin/abtesting/changeIsActive', { body: { id } });
+    expect(switched.body.data.isActive).toBe(true);
+  });
+
+  it('lists the users of one collection with paging and filters', async () => {
+    const first = (await addExperiment(h)).body.data.id;
+    const second = (await addExperiment(h)).body.data.id;
+    await addUsers(h, first, [
+      { appInstallId: 'ai-1', platform: 'tizen', userId: 'u-1' },
+      { appInstallId: 'ai-2', platform: 'webos', userId: 'u-2' },
+      { appInstallId: 'ai-3', platform: 'tizen', userId: 'u-3' },
+    ]);
+    await addUsers(h, second, [{ appInstallId: 'ai-4' }]);
+    const all = await h.admin('GET', '/v1/admin/abtesting/users', { query: { id: first, pageSize: 2, page: 2 } });
+    expect(all.body.data.count).toBe(3);
+    expect(all.body.data.rows.map((r: { appInstallId: string }) => r.appInstallId)).toEqual(['ai-3']);
+    const tizen = await h.admin('GET', '/v1/admin/abtesting/users', { query: { id: first, platform: 'tizen', userId: 'u-3' } });
+    expect(tizen.body.data.rows.map((r: { appInstallId: string }) => r.appInstallId)).toEqual(['ai-3']);
+    const byInstall = await h.admin('GET', '/v1/admin/abtesting/users', { query: { id: first, appInstallId: 'ai-2' } });
+    expect(byInstall.body.data.rows[0]).toMatchObject({ appInstallId: 'ai-2', modelName: 'UE55', version: '1.2.3', whitelabel: 'acme', platform: 'webos' });
+    expect((await h.admin('GET', '/v1/admin/abtesting/users', { query: { id: 'first' } })).status).toBe(400);
+  });
+
+  it('deletes a user by appInstallId, answers 404 for an unknown one and needs the field', async () => {
+    const id = (await addExperiment(h)).body.data.id;
+    await addUsers(h, id, [{ appInstallId: 'gone-1' }, { appInstallId: 'stays-1' }]);
+    const deleted = await h.admin('DELETE', '/v1/admin/abtesting/info-for-testing/delete-user', { query: { appInstallId: 'gone-1' } });
+    expect(deleted.body).toEqual({ result: true, data: { count: 1 } });
+    const left = await h.admin('GET', '/v1/admin/abtesting/users', { query: { id } });
+    expect(left.body.data.rows.map((r: { appInstallId: string }) => r.appInstallId)).toEqual(['stays-1']);
+    expect((await h.admin('DELETE', '/v1/admin/abtesting/info-for-testing/delete-user', { query: { appInstallId: 'gone-1' } })).status).toBe(404);
+    expect((await h.admin('DELETE', '/v1/admin/abtesting/info-for-testing/delete-user')).body.message).toBe('appInstallId: is required');
+  });
+
+  it('deletes an experiment together with its users', async () => {
+    const id = (await addExperiment(h)).body.data.id;
+    await addUsers(h, id, [{ appInstallId: 'cascade-1' }]);
+    expect((await h.admin('DELETE', '/v1/admin/abtesting/destroy', { query: { id } })).status).toBe(200);
+    expect((await h.admin('GET', '/v1/admin/abtesting/users', { query: { id } })).body.data.count).toBe(0);
+  });
+
+  it('keeps experiments from a tester', async () => {
+    expect((await h.call('GET', '/v1/admin/abtesting/get', { token: h.tokens.tester })).status).toBe(403);
+  });
+});
+
+forEachDialect('goals and achieved goals', (h) => {
+  it('adds, edits, filters and deletes a goal', async () => {
+    const created = await h.admin('POST', '/v1/admin/goalsAbtesting/add', { body: { goalName: 'purchase', description: 'bought a plan' } });
+    expect(created.body.data).toMatchObject({ goalName: 'purchase', description: 'bought a plan' });
+    const id = created.body.data.id;
+    const edited = await h.admin('POST', '/v1/admin/goalsAbtesting/edit', { body: { id, description: 'paid' } });
+    expect(edited.body.data).toMatchObject({ goalName: 'purchase', description: 'paid' });
+    expect((await h.admin('GET', '/v1/admin/goalsAbtesting/get', { query: { goalName: 'purch' } })).body.data.count).toBe(1);
+    expect((await h.admin('DELETE', '/v1/admin/goalsAbtesting/destroy', { query: { id } })).status).toBe(200);
+    expect((await h.admin('GET', '/v1/admin/goalsAbtesting/get', { query: { goalName: 'purch' } })).body.data.count).toBe(0);
+  });
+
+  it.each([
+    [{}, 'goalName'],
+    [{ goalName: '' }, 'goalName'],
+    [{ goalName: 5 }, 'goalName'],
+    [{ goalName: 'x', points: 3 }, 'points'],
+  ])('refuses the goal %j with a 400 naming %s', async (body, field) => {
+    const reply = await h.admin('POST', '/v1/admin/goalsAbtesting/add', { body });
+    expect(reply.status).toBe(400);
+    expect(reply.body.message).toContain(field);
+  });
+
+  it('refuses a second goal of the same name with 409', async () => {
+    await h.admin('POST', '/v1/admin/goalsAbtesting/add', { body: { goalName: 'twice' } });
+    expect((await h.admin('POST', '/v1/admin/goalsAbtesting/add', { body: { goalName: 'twice' } })).status).toBe(409);
+  });
+
+  it('lists achieved goals by userId, goal name and appInstallId, and deletes one', async () => {
+    await h.app.engine.db
+      .insertInto('achieved_goals')
+      .values([
+        { appInstallId: 'ag-1', userId: 'u1', goalName: 'purchase', goalDateTime: '2026-01-02T03:04:05.000Z', goalParams: '{"plan":"gold"}', abtestingId: 1, stuckingCount: 0 },
+        { appInstallId: 'ag-2', userId: 'u2', goalName: 'signup', goalDateTime: null, goalParams: null, abtestingId: 1, stuckingCount: 2 },
+      ])
+      .execute();
+    const byUser = await h.admin('GET', '/v1/admin/achievedGoals/get', { query: { userId: 'u1' } });
+    expect(byUser.body.data.rows).toEqual([expect.objectContaining({ appInstallId: 'ag-1', goalName: 'purchase', goalParams: { plan: 'gold' } })]);
+    expect((await h.admin('GET', '/v1/admin/achievedGoals/get', { query: { goalName: 'sign' } })).body.data.rows[0].appInstallId).toBe('ag-2');
+    const byInstall = await h.admin('GET', '/v1/admin/achievedGoals/get', { query: { appInstallId: 'ag-2' } });
+    expect(byInstall.body.data.count).toBe(1);
+    const id = byInstall.body.data.rows[0].id;
+    expect((await h.admin('DELETE', '/v1/admin/achievedGoals/destroy', { query: { id } })).status).toBe(200);
+    expect((await h.admin('GET', '/v1/admin/achievedGoals/get', { query: { appInstallId: 'ag-2' } })).body.data.count).toBe(0);
+    expect((await h.admin('DELETE', '/v1/admin/achievedGoals/destroy', { query: { id: 'x' } })).status).toBe(400);
+  });
+});

@@ -1,0 +1,139 @@
+// Tester lists: IP addresses (form calls and the file import's addArray) and testers phones, on both dialects.
+import { expect, it } from 'vitest';
+import { forEachDialect } from './harness.ts';
+
+forEachDialect('tester IP addresses', (h) => {
+  const add = (query: Record<string, string>, token = h.tokens.admin) => h.call('GET', '/v1/admin/testersIP/add', { query, token });
+  const addArray = (body: unknown, token = h.tokens.admin) => h.call('POST', '/v1/admin/testersIP/addArray', { body, token });
+
+  it('lets a tester add, edit, filter and remove an address', async () => {
+    const created = await add({ ip: '10.1.2.3/32', vendor: 'samsung', description: 'lab TV' }, h.tokens.tester);
+    expect(created.status).toBe(200);
+    expect(created.body.data).toMatchObject({ ip: '10.1.2.3/32', vendor: 'samsung', description: 'lab TV' });
+    const id = created.body.data.id;
+    const edited = await h.call('GET', '/v1/admin/testersIP/edit', { query: { id, vendor: 'lg' }, token: h.tokens.tester });
+    expect(edited.body.data).toMatchObject({ ip: '10.1.2.3/32', vendor: 'lg' });
+    const found = await h.call('GET', '/v1/admin/testersIP/get', { query: { vendor: 'lg', ip: '10.1.2' }, token: h.tokens.tester });
+    expect(found.body.data.rows.map((r: { id: number }) => r.id)).toEqual([id]);
+    expect((await h.call('GET', '/v1/admin/testersIP/remove', { query: { id }, token: h.tokens.tester })).status).toBe(200);
+    expect((await h.admin('GET', '/v1/admin/testersIP/get', { query: { ip: '10.1.2.3' } })).body.data.count).toBe(0);
+  });
+
+  it.each([
+    [{ ip: '256.1.1.1', vendor: 'lg' }, 'ip'],
+    [{ ip: '1.2.3.4/33', vendor: 'lg' }, 'ip'],
+    [{ ip: '1.2.3', vendor: 'lg' }, 'ip'],
+    [{ ip: '1.2.3.4', vendor: 'nokia' }, 'vendor'],
+    [{ ip: '1.2.3.4' }, 'vendor'],
+    [{ ip: '1.2.3.4', vendor: 'lg', colour: 'red' }, 'colour'],
+  ])('refuses to add %j with a 400 naming %s and stores nothing', async (query, field) => {
+    const before = await h.count('tester_ips');
+    const reply = await add(query as Record<string, string>);
+    expect(reply.status).toBe(400);
+    expect(reply.body.message).toContain(field);
+    expect(await h.count('tester_ips')).toBe(before);
+  });
+
+  it('imports a list in one call, adding /32 where no mask is given', async () => {
+    const reply = await addArray({ ips: [{ ip: '20.0.0.1', vendor: 'samsung' }, { ip: '20.0.1.0/24', vendor: 'lg' }] });
+    expect(reply.body).toEqual({ result: true, data: { count: 2 } });
+    const rows = (await h.admin('GET', '/v1/admin/testersIP/get', { query: { ip: '20.0.' } })).body.data.rows;
+    expect(rows.map((r: { ip: string; vendor: string }) => [r.ip, r.vendor])).toEqual([['20.0.0.1/32', 'samsung'], ['20.0.1.0/24', 'lg']]);
+  });
+
+  it('refuses an import with garbage lines, names each bad line and stores nothing', async () => {
+    const before = await h.count('tester_ips');
+    const reply = await addArray({
+      ips: [
+        { ip: '30.0.0.1/32', vendor: 'lg' },
+        { ip: '256.1.1.1', vendor: 'lg' },
+        { ip: '30.0.0.2', vendor: 'lg' },
+        { ip: '1.2.3.4/33', vendor: 'lg' },
+        { ip: '1.2.3', vendor: 'samsung' },
+        { ip: '30.0.0.3', vendor: 'custom' },
+        { ip: '30.0.0.4', vendor: 'lg', note: 'x' },
+        'hello',
+      ],
+    });
+    expect(reply.status).toBe(400);
+    expect(reply.body.result).toBe(false);
+    for (const line of ['line 2: ip "256.1.1.1"', 'line 4: ip "1.2.3.4/33"', 'line 5: ip "1.2.3"', 'line 6: vendor "custom"', 'line 7: note', 'line 8:']) {
+      expect(reply.body.message).toContain(line);
+    }
+    expect(reply.body.message).not.toContain('line 1:');
+    expect(reply.body.message).not.toContain('line 3:');
+    expect(await h.count('tester_ips')).toBe(before);
+  });
+
+  it.each([
+    [{}, 'ips: is required'],
+    [{ ips: [] }, 'ips'],
+    [{ ips: '1.2.3.4' }, 'ips'],
+    [{ ips: [{ ip: '1.2.3.4', vendor: 'lg' }], vendor: 'lg' }, 'vendor: is not an accepted field'],
+  ])('refuses the import body %j with a 400', async (body, message) => {
+    const reply = await addArray(body);
+    expect(reply.status).toBe(400);
+    expect(reply.body.message).toContain(message);
+  });
+
+  it('imports 100,000 addresses in one call and logs one write', async () => {
+    const ips = Array.from({ length: 100_000 }, (_, i) => ({ ip: `40.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, vendor: 'lg' }));
+    const logs = await h.count('user_logs');
+    const reply = await addArray({ ips });
+    expect(reply.body).toEqual({ result: true, data: { count: 100_000 } });
+    expect((await h.admin('GET', '/v1/admin/testersIP/get', { query: { ip: '40.', pageSize: 1 } })).body.data.count).toBe(100_000);
+    expect(await h.count('user_logs')).toBe(logs + 1);
+  });
+
+  it('refuses the import to a customercare user', async () => {
+    expect((await addArray({ ips: [{ ip: '1.1.1.1', vendor: 'lg' }] }, h.tokens.customercare)).status).toBe(403);
+  });
+});
+
+forEachDialect('testers phones', (h) => {
+  const add = (body: unknown, token = h.tokens.tester) => h.call('POST', '/v1/admin/testersPhones/add', { body, token });
+
+  it('lets a tester keep one phone list per whitelabel and edit it', async () => {
+    const created = await add({ whitelabelId: 7, phones: ['+100', '+200'], isActive: true });
+    expect(created.status).toBe(200);
+    expect(created.body.data).toMatchObject({ whitelabelId: 7, phones: ['+100', '+200'], isActive: true });
+    const edited = await h.call('POST', '/v1/admin/testersPhones/edit', {
+      body: { id: created.body.data.id, phones: ['+300'], isActive: false },
+      token: h.tokens.tester,
+    });
+    expect(edited.body.data).toMatchObject({ whitelabelId: 7, phones: ['+300'], isActive: false });
+    const found = await h.call('GET', '/v1/admin/testersPhones/get', { query: { whitelabelId: 7 }, token: h.tokens.tester });
+    expect(found.body.data.rows).toHaveLength(1);
+    expect(found.body.data.rows[0].phones).toEqual(['+300']);
+  });
+
+  it('refuses a second record for the same whitelabel with 409', async () => {
+    await add({ whitelabelId: 8, phones: ['+1'] });
+    const again = await add({ whitelabelId: 8, phones: ['+2'] });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toContain('whitelabelId');
+  });
+
+  it.each([
+    [{ phones: ['+1'] }, 'whitelabelId'],
+    [{ whitelabelId: 9, phones: [] }, 'phones'],
+    [{ whitelabelId: 9, phones: ['+1', ''] }, 'phones'],
+    [{ whitelabelId: 9 }, 'phones'],
+    [{ whitelabelId: 'nine', phones: ['+1'] }, 'whitelabelId'],
+    [{ whitelabelId: 9, phones: [5] }, 'phones'],
+    [{ whitelabelId: 9, phones: ['+1'], owner: 'x' }, 'owner'],
+  ])('refuses %j with a 400 naming %s and stores nothing', async (body, field) => {
+    const before = await h.count('testers_phones');
+    const reply = await add(body);
+    expect(reply.status).toBe(400);
+    expect(reply.body.message).toContain(field);
+    expect(await h.count('testers_phones')).toBe(before);
+  });
+
+  it('deletes a record with DELETE remove', async () => {
+    const id = (await add({ whitelabelId: 10, phones: ['+1'] })).body.data.id;
+    expect((await h.call('DELETE', '/v1/admin/testersPhones/remove', { query: { id }, token: h.tokens.tester })).status).toBe(200);
+    expect(await h.count('testers_phones')).toBeGreaterThanOrEqual(0);
+    expect((await h.admin('GET', '/v1/admin/testersPhones/get', { query: { whitelabelId: 10 } })).body.data.count).toBe(0);
+  });
+});
