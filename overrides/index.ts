@@ -1,4 +1,7 @@
+import { lazy } from 'react';
 import type { OverrideMap } from '../src/registry/override-types';
+import { DeleteCollectionUser } from './experiment/DeleteCollectionUser';
+import { IpImportButton } from './ip-import/IpImportButton';
 
 /**
  * The bespoke client pieces, registered by the name a manifest references (see src/registry/override-types.ts).
@@ -8,9 +11,16 @@ import type { OverrideMap } from '../src/registry/override-types';
  */
 export const overrides: OverrideMap = {
   screens: {},
-  forms: {},
-  toolbar: {},
-  rowActions: {},
+  forms: {
+    experimentForm: lazy(() => import('./experiment/ExperimentForm')),
+    testersPhonesForm: lazy(() => import('./testers-phones/TestersPhonesForm')),
+  },
+  toolbar: {
+    ipImport: IpImportButton,
+  },
+  rowActions: {
+    deleteCollectionUser: DeleteCollectionUser,
+  },
   cells: {},
   filters: {},
   tones: {},

@@ -1,0 +1,37 @@
+import DeleteOutline from '@mui/icons-material/DeleteOutlined';
+import IconButton from '@mui/material/IconButton';
+import Tooltip from '@mui/material/Tooltip';
+import { allowedAction } from '../../src/core/access/access';
+import { usePanel } from '../../src/core/app/panel';
+import { useWrite } from '../../src/core/app/write-status';
+import { useConfirm } from '../../src/mui/ConfirmDialog';
+import type { ActionOverrideProps } from '../../src/registry/override-types';
+
+/**
+ * The users screen's row delete: the spec's only call for it is the experiments' delete-user by appInstallId,
+ * declared once in schemas/experiment.json and called from here with the row's appInstallId.
+ */
+export function DeleteCollectionUser({ role, reload, row }: ActionOverrideProps) {
+  const panel = usePanel();
+  const experiment = panel.manifests.byEntity.get('experiment');
+  const action = experiment && allowedAction(experiment, 'deleteUser', role);
+  const write = useWrite('Delete');
+  const { confirm, dialog } = useConfirm();
+  if (!action || !row) return null;
+  async function remove() {
+    if (!(await confirm('Delete this item?'))) return;
+    if (await write.run(() => panel.provider.call(action!, { appInstallId: row!.appInstallId }))) reload();
+  }
+  return (
+    <>
+      <Tooltip title="Delete">
+        <span>
+          <IconButton size="small" aria-label="Delete" color="error" disabled={write.status === 'pending'} onClick={() => void remove()}>
+            <DeleteOutline fontSize="small" />
+          </IconButton>
+        </span>
+      </Tooltip>
+      {dialog}
+    </>
+  );
+}

@@ -1,0 +1,313 @@
+import AddIcon from '@mui/icons-material/Add';
+import RemoveIcon from '@mui/icons-material/RemoveCircleOutlined';
+import Alert from '@mui/material/Alert';
+import Autocomplete from '@mui/material/Autocomplete';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import IconButton from '@mui/material/IconButton';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useMemo, useState, type ReactNode } from 'react';
+import useSWR from 'swr';
+import { actionOfKind } from '../../src/core/access/access';
+import { usePanel } from '../../src/core/app/panel';
+import { useWrite } from '../../src/core/app/write-status';
+import { actionLabel } from '../../src/core/list/record-actions';
+import { LookupSelect } from '../../src/mui/LookupSelect';
+import type { FormOverrideProps } from '../../src/registry/override-types';
+import { cleanModelNames, experimentProblems, newExperiment, removeItem, type DeploymentBlock, type ExperimentDraft } from './rules';
+
+/** SPEC 7: the experiment form lists whitelabels and platforms as a page of 30 rows. */
+const LOOKUP_PAGE = 30;
+
+const blankBlock = (): DeploymentBlock => ({ count: null, groupName: '', customUrl: '', files: {} });
+
+/** The draft of a stored experiment, lists never empty (the form always shows one item). */
+function draftOf(record: Record<string, unknown> | null): ExperimentDraft {
+  if (!record) return newExperiment();
+  const blank = newExperiment();
+  const list = <T,>(value: unknown, fallback: T[]): T[] => (Array.isArray(value) && value.length ? (value as T[]) : fallback);
+  return {
+    ...blank,
+    ...(record as ExperimentDraft),
+    platformIds: list(record.platformIds, blank.platformIds!),
+    modelNames: list(record.modelNames, blank.modelNames!),
+    versionsDeploymentSettings: list(record.versionsDeploymentSettings, blank.versionsDeploymentSettings!),
+  };
+}
+
+/** The platform rows of the lookup (shared with the platform selects through SWR's cache). */
+function usePlatformNames(): Map<string, string> {
+  const panel = usePanel();
+  const platform = panel.manifests.byEntity.get('platform');
+  const action = platform?.actions.list;
+  const { data } = useSWR(action ? ['lookup', action.path, LOOKUP_PAGE] : null, () =>
+    panel.provider.list<Record<string, unknown>>(action!, { page: 1, pageSize: LOOKUP_PAGE }),
+  );
+  return useMemo(() => new Map((data?.rows ?? []).map((row) => [String(row.id), String(row.name)])), [data]);
+}
+
+const numberOrNull = (text: string) => (text === '' ? null : Number(text));
+
+function Section({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
+  return (
+    <Stack spacing={1}>
+      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
+        <Typography variant="subtitle2">{title}</Typography>
+        {action}
+      </Stack>
+      {children}
+    </Stack>
+  );
+}
+
+/**
+ * The A/B experiment add/edit modal (SPEC 4 and 5). Its OK button follows `experimentProblems`, the same
+ * function the server's `experiment.rules` check runs on add and edit.
+ */
+export default function ExperimentForm({ manifest, role, record, open, onClose, onSaved }: FormOverrideProps) {
+  const panel = usePanel();
+  const mode = record ? 'update' : 'create';
+  const action = actionOfKind(manifest, mode, role);
+  const write = useWrite(action ? actionLabel(action[1]) : 'Save');
+  const [draft, setDraft] = useState<ExperimentDraft>(() => draftOf(record));
+  const platformNames = usePlatformNames();
+  const pending = write.status === 'pending';
+
+  const set = (patch: Partial<ExperimentDraft>) => setDraft((d) => ({ ...d, ...patch }));
+  const platformIds = draft.platformIds ?? [null];
+  const modelNames = draft.modelNames ?? [''];
+  const blocks = draft.versionsDeploymentSettings ?? [blankBlock()];
+  const chosenPlatforms = platformIds.filter((id): id is number => typeof id === 'number');
+  const setBlock = (index: number, patch: Partial<DeploymentBlock>) =>
+    set({ versionsDeploymentSettings: blocks.map((b, i) => (i === index ? { ...b, ...patch } : b)) });
+
+  /** The record as it is sent: blanks dropped, names trimmed, file lists only for the chosen platforms. */
+  const stored = useMemo<ExperimentDraft>(() => {
+    const names = chosenPlatforms.map((id) => platformNames.get(String(id)) ?? String(id));
+    return {
+      ...draft,
+      platformIds: platformIds[0] === null || platformIds[0] === undefined ? [] : chosenPlatforms,
+      modelNames: cleanModelNames(modelNames),
+      recordsCount: draft.recordsCount === '' || draft.recordsCount === null ? null : Number(draft.recordsCount),
+      probability: draft.probability === '' || draft.probability === null ? null : Number(draft.probability),
+      versionsDeploymentSettings: blocks.map((b) => ({
+        count: b.count === null || b.count === undefined ? null : Number(b.count),
+        groupName: b.groupName ?? '',
+        customUrl: b.customUrl ?? '',
+        files: Object.fromEntries(names.map((name) => [name, b.files?.[name] ?? []])),
+      })),
+    };
+  }, [draft, platformIds, chosenPlatforms, modelNames, blocks, platformNames]);
+  const problems = experimentProblems(stored);
+  const sum = blocks.reduce((total, b) => total + (Number(b.count) || 0), 0);
+
+  async function save() {
+    if (!action || problems.length) return;
+    const { isActive, isCollecting, isRandomSaveEnable, whitelabelId, platformIds: ids, modelNames: names, recordsCount, probability, versionsDeploymentSettings } = stored;
+    const payload: Record<string, unknown> = {
+      whitelabelId, platformIds: ids, modelNames: names, recordsCount, probability, versionsDeploymentSettings,
+      isActive, isCollecting, isRandomSaveEnable,
+    };
+    if (record) payload.id = record.id;
+    if (await write.run(() => panel.provider.call(action[1], payload))) onSaved();
+  }
+
+  return (
+    <Dialog open={open} onClose={pending ? undefined : onClose} fullWidth maxWidth="md" aria-labelledby="experiment-form-title">
+      <DialogTitle id="experiment-form-title">{record ? `Edit experiment ${String(record.id)}` : 'New Experiment'}</DialogTitle>
+      <DialogContent dividers>
+        <Stack spacing={3}>
+          {write.error && (
+            <Alert severity="error" data-testid="form-error">
+              {write.error}
+            </Alert>
+          )}
+          <LookupSelect
+            id="experiment-whitelabel"
+            entity="whitelabel"
+            pageSize={LOOKUP_PAGE}
+            label="Whitelabel"
+            required
+            value={draft.whitelabelId ?? undefined}
+            onChange={(value) => set({ whitelabelId: (value as number | undefined) ?? null })}
+          />
+
+          <Section
+            title="Platforms"
+            action={
+              <Button size="small" startIcon={<AddIcon />} onClick={() => set({ platformIds: [...platformIds, null] })}>
+                Add platform
+              </Button>
+            }
+          >
+            {platformIds.map((id, index) => (
+              <Stack key={index} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                <LookupSelect
+                  id={`experiment-platform-${index}`}
+                  entity="platform"
+                  pageSize={LOOKUP_PAGE}
+                  label={`Platform ${index + 1}`}
+                  required={index === 0}
+                  value={id ?? undefined}
+                  onChange={(value) => set({ platformIds: platformIds.map((p, i) => (i === index ? ((value as number | undefined) ?? null) : p)) })}
+                  sx={{ flexGrow: 1 }}
+                />
+                <IconButton aria-label={`Remove platform ${index + 1}`} onClick={() => set({ platformIds: removeItem(platformIds, index, () => null) })}>
+                  <RemoveIcon />
+                </IconButton>
+              </Stack>
+            ))}
+          </Section>
+
+          <Section
+            title="Model names"
+            action={
+              <Button size="small" startIcon={<AddIcon />} onClick={() => set({ modelNames: [...modelNames, ''] })}>
+                Add model
+              </Button>
+            }
+          >
+            {modelNames.map((name, index) => (
+              <Stack key={index} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                <TextField
+                  fullWidth
+                  size="small"
+                  label={`Model name ${index + 1}`}
+                  value={name}
+                  onChange={(e) => set({ modelNames: modelNames.map((m, i) => (i === index ? e.target.value : m)) })}
+                />
+                <IconButton aria-label={`Remove model name ${index + 1}`} onClick={() => set({ modelNames: removeItem(modelNames, index, () => '') })}>
+                  <RemoveIcon />
+                </IconButton>
+              </Stack>
+            ))}
+          </Section>
+
+          <TextField
+            label="Records count"
+            type="number"
+            required
+            value={draft.recordsCount ?? ''}
+            onChange={(e) => set({ recordsCount: numberOrNull(e.target.value) })}
+            slotProps={{ htmlInput: { min: 1 } }}
+          />
+
+          <Section
+            title={`Deployment: the counts add up to ${sum} of ${draft.recordsCount ?? '—'}`}
+            action={
+              <Button size="small" startIcon={<AddIcon />} onClick={() => set({ versionsDeploymentSettings: [...blocks, blankBlock()] })}>
+                Add group
+              </Button>
+            }
+          >
+            {blocks.map((block, index) => (
+              <Paper key={index} variant="outlined" sx={{ p: 2 }} data-testid={`deployment-block-${index}`}>
+                <Stack spacing={1.5}>
+                  <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
+                    <TextField
+                      size="small"
+                      label="Count"
+                      type="number"
+                      required
+                      value={block.count ?? ''}
+                      onChange={(e) => setBlock(index, { count: numberOrNull(e.target.value) })}
+                      sx={{ width: { sm: 120 } }}
+                    />
+                    <TextField size="small" label="Group name" value={block.groupName ?? ''} onChange={(e) => setBlock(index, { groupName: e.target.value })} />
+                    <TextField
+                      size="small"
+                      label="Custom URL"
+                      value={block.customUrl ?? ''}
+                      onChange={(e) => setBlock(index, { customUrl: e.target.value })}
+                      sx={{ flexGrow: 1 }}
+                    />
+                    <IconButton
+                      aria-label={`Remove group ${index + 1}`}
+                      onClick={() => set({ versionsDeploymentSettings: removeItem(blocks, index, blankBlock) })}
+                    >
+                      <RemoveIcon />
+                    </IconButton>
+                  </Stack>
+                  {chosenPlatforms.map((id) => {
+                    const name = platformNames.get(String(id)) ?? String(id);
+                    return (
+                      <Autocomplete<string, true, false, true>
+                        key={id}
+                        multiple
+                        freeSolo
+                        autoSelect
+                        size="small"
+                        options={[]}
+                        value={block.files?.[name] ?? []}
+                        onChange={(_, next) => setBlock(index, { files: { ...block.files, [name]: next.map((f) => f.trim()).filter(Boolean) } })}
+                        renderValue={(values, getItemProps) =>
+                          values.map((value, i) => {
+                            const { key, ...itemProps } = getItemProps({ index: i });
+                            return <Chip key={key} size="small" label={value} {...itemProps} />;
+                          })
+                        }
+                        renderInput={(params) => <TextField {...params} label={`Files for ${name}`} placeholder="bundleA.js, Enter" />}
+                      />
+                    );
+                  })}
+                </Stack>
+              </Paper>
+            ))}
+          </Section>
+
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
+            <FormControlLabel
+              control={<Switch checked={Boolean(draft.isCollecting)} onChange={(e) => set({ isCollecting: e.target.checked })} />}
+              label="Collecting users"
+            />
+            <FormControlLabel
+              control={<Switch checked={Boolean(draft.isRandomSaveEnable)} onChange={(e) => set({ isRandomSaveEnable: e.target.checked })} />}
+              label="Random save"
+            />
+            <TextField
+              size="small"
+              label="Probability"
+              type="number"
+              disabled={!draft.isRandomSaveEnable}
+              value={draft.probability ?? ''}
+              onChange={(e) => set({ probability: e.target.value === '' ? '' : Number(e.target.value) })}
+              slotProps={{ htmlInput: { min: 0, max: 1, step: 0.05 } }}
+              helperText="0 to 1"
+              sx={{ width: 140 }}
+            />
+            <FormControlLabel control={<Switch checked={Boolean(draft.isActive)} disabled />} label="Active (switched from the list)" />
+          </Stack>
+
+          {problems.length > 0 && (
+            <Alert severity="info" data-testid="experiment-problems">
+              <Typography variant="body2">To save the experiment:</Typography>
+              <ul style={{ margin: 0, paddingLeft: 20 }}>
+                {problems.map((p) => (
+                  <li key={p}>{p}</li>
+                ))}
+              </ul>
+            </Alert>
+          )}
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={pending}>
+          Cancel
+        </Button>
+        <Button variant="contained" disabled={problems.length > 0 || pending || !action} onClick={() => void save()} startIcon={pending ? <CircularProgress size={16} color="inherit" /> : undefined}>
+          OK
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,163 @@
+import UploadFile from '@mui/icons-material/UploadFile';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useEffect, useRef, useState } from 'react';
+import { allowedAction } from '../../src/core/access/access';
+import { usePanel } from '../../src/core/app/panel';
+import { useWrite } from '../../src/core/app/write-status';
+import type { ActionOverrideProps } from '../../src/registry/override-types';
+import type { ImportResult } from './expand';
+
+const VENDORS = ['samsung', 'lg'];
+/** Rows of the preview and of the bad-line list: enough to check the file, cheap to draw for any size. */
+const SHOWN = 200;
+
+type Parsed = ImportResult & { file: string };
+
+/** Reads the file's lines in a worker; resolves with the addresses to add and the lines that are not addresses. */
+function parseInWorker(text: string): Promise<ImportResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./parse.worker.ts', import.meta.url), { type: 'module' });
+    worker.onmessage = (event: MessageEvent<ImportResult>) => {
+      worker.terminate();
+      resolve(event.data);
+    };
+    worker.onerror = (event) => {
+      worker.terminate();
+      reject(new Error(event.message));
+    };
+    worker.postMessage(text);
+  });
+}
+
+/**
+ * The tester-IP screen's "Import from file" (SPEC 5 "IP import"): vendor first, then a text file whose lines
+ * become addresses (ranges and wildcards expanded, /32 added), a preview, and one addArray call for all.
+ */
+export function IpImportButton({ manifest, role, reload }: ActionOverrideProps) {
+  const panel = usePanel();
+  const action = allowedAction(manifest, 'addArray', role);
+  const [open, setOpen] = useState(false);
+  const [vendor, setVendor] = useState('');
+  const [parsed, setParsed] = useState<Parsed | null>(null);
+  const [reading, setReading] = useState(false);
+  const [readError, setReadError] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const write = useWrite(action?.ui?.label ?? 'Import from file');
+  const pending = write.status === 'pending';
+  useEffect(() => {
+    if (!open) {
+      setVendor('');
+      setParsed(null);
+      setReadError(null);
+      write.reset();
+    }
+    // write.reset is stable; resetting belongs to closing only.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open]);
+  if (!action) return null;
+
+  async function choose(file: File | undefined) {
+    if (!file) return;
+    setReading(true);
+    setReadError(null);
+    try {
+      setParsed({ ...(await parseInWorker(await file.text())), file: file.name });
+    } catch (error) {
+      setReadError(`The file could not be read: ${(error as Error).message}`);
+    } finally {
+      setReading(false);
+      if (input.current) input.current.value = '';
+    }
+  }
+
+  async function submit() {
+    if (!parsed || !action) return;
+    const ips = parsed.ips.map((ip) => ({ ip, vendor }));
+    if (await write.run(() => panel.provider.call(action, { ips }))) {
+      setOpen(false);
+      reload();
+    }
+  }
+
+  const ips = parsed?.ips ?? [];
+  const problems = parsed?.problems ?? [];
+  const ready = vendor !== '' && ips.length > 0 && problems.length === 0 && !reading;
+  return (
+    <>
+      <Button variant="outlined" startIcon={<UploadFile />} onClick={() => setOpen(true)}>
+        Import from file
+      </Button>
+      <Dialog open={open} onClose={pending ? undefined : () => setOpen(false)} fullWidth maxWidth="sm" aria-labelledby="ip-import-title">
+        <DialogTitle id="ip-import-title">Import from file</DialogTitle>
+        <DialogContent dividers>
+          <Stack spacing={2}>
+            {write.error && <Alert severity="error">{write.error}</Alert>}
+            <TextField select label="Vendor" required value={vendor} onChange={(e) => setVendor(e.target.value)} disabled={pending}>
+              {VENDORS.map((v) => (
+                <MenuItem key={v} value={v}>
+                  {v}
+                </MenuItem>
+              ))}
+            </TextField>
+            <Box>
+              <Button component="label" variant="outlined" disabled={vendor === '' || reading || pending} startIcon={reading ? <CircularProgress size={16} /> : <UploadFile />}>
+                {parsed ? 'Choose another file' : 'Choose a file'}
+                <input ref={input} hidden type="file" accept=".txt,.csv,text/plain" aria-label="IP list file" onChange={(e) => void choose(e.target.files?.[0])} />
+              </Button>
+              <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+                {vendor === ''
+                  ? 'Choose the vendor first.'
+                  : 'One address per line: a.b.c.d[/mask], a range start~end, or a.b.c.* for .1 to .255. Blank lines are skipped.'}
+              </Typography>
+            </Box>
+            {readError && <Alert severity="error">{readError}</Alert>}
+            {problems.length > 0 && (
+              <Alert severity="error" data-testid="ip-import-problems">
+                {problems.length} {problems.length === 1 ? 'line is' : 'lines are'} not an address; fix the file and choose it again:
+                <Box component="ul" sx={{ m: 0, pl: 2.5, maxHeight: 160, overflow: 'auto' }}>
+                  {problems.slice(0, SHOWN).map((p) => (
+                    <li key={p.line}>
+                      line {p.line}: <code>{p.text}</code> ({p.reason})
+                    </li>
+                  ))}
+                </Box>
+              </Alert>
+            )}
+            {parsed && (
+              <Box data-testid="ip-import-preview">
+                <Typography variant="subtitle2">
+                  {ips.length.toLocaleString('en')} {ips.length === 1 ? 'address' : 'addresses'} to add from {parsed.file}
+                </Typography>
+                {ips.length > 0 && (
+                  <Box component="pre" sx={{ m: 0, mt: 1, p: 1, maxHeight: 220, overflow: 'auto', bgcolor: 'action.hover', borderRadius: 1, fontSize: 13 }}>
+                    {ips.slice(0, SHOWN).join('\n')}
+                    {ips.length > SHOWN && `\n… and ${(ips.length - SHOWN).toLocaleString('en')} more`}
+                  </Box>
+                )}
+              </Box>
+            )}
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setOpen(false)} disabled={pending}>
+            Cancel
+          </Button>
+          <Button variant="contained" disabled={!ready || pending} onClick={() => void submit()} startIcon={pending ? <CircularProgress size={16} color="inherit" /> : undefined}>
+            OK
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+}

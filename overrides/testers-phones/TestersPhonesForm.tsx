@@ -1,0 +1,121 @@
+import AddIcon from '@mui/icons-material/Add';
+import RemoveIcon from '@mui/icons-material/RemoveCircleOutlined';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import IconButton from '@mui/material/IconButton';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useRef, useState } from 'react';
+import { actionOfKind } from '../../src/core/access/access';
+import { usePanel } from '../../src/core/app/panel';
+import { useWrite } from '../../src/core/app/write-status';
+import { actionLabel } from '../../src/core/list/record-actions';
+import { LookupSelect } from '../../src/mui/LookupSelect';
+import type { FormOverrideProps } from '../../src/registry/override-types';
+import { removeItem } from '../experiment/rules';
+
+type Row = Record<string, unknown>;
+
+/**
+ * The testers-phones modal (SPEC 5): whitelabel, a list of phones, active. Choosing a whitelabel that already
+ * has a record loads it, so the save edits that record instead of colliding with it.
+ */
+export default function TestersPhonesForm({ manifest, role, record, open, onClose, onSaved }: FormOverrideProps) {
+  const panel = usePanel();
+  const [current, setCurrent] = useState<Row | null>(record);
+  const [whitelabelId, setWhitelabelId] = useState<number | undefined>((record?.whitelabelId as number | undefined) ?? undefined);
+  const [phones, setPhones] = useState<string[]>(Array.isArray(record?.phones) && record.phones.length ? (record.phones as string[]) : ['']);
+  const [isActive, setIsActive] = useState<boolean>(record ? Boolean(record.isActive) : true);
+  const [incomplete, setIncomplete] = useState(false);
+  const latest = useRef<number | undefined>(whitelabelId);
+  const action = actionOfKind(manifest, current ? 'update' : 'create', role);
+  const list = actionOfKind(manifest, 'list', role)?.[1];
+  const write = useWrite(action ? actionLabel(action[1]) : 'Save');
+  const pending = write.status === 'pending';
+
+  async function chooseWhitelabel(value: number | undefined) {
+    setWhitelabelId(value);
+    latest.current = value;
+    if (value === undefined || Number.isNaN(value) || !list) return;
+    const found = await panel.provider.list<Row>(list, { whitelabelId: value, pageSize: 1 }).catch(() => null);
+    const existing = found?.rows[0];
+    // A slower answer for an id the user already typed past must not overwrite the form.
+    if (!existing || latest.current !== value) return;
+    setCurrent(existing);
+    setPhones(Array.isArray(existing.phones) && existing.phones.length ? (existing.phones as string[]) : ['']);
+    setIsActive(Boolean(existing.isActive));
+  }
+
+  async function save() {
+    const cleaned = phones.map((p) => p.trim());
+    if (!whitelabelId || cleaned.length === 0 || cleaned.some((p) => p === '')) {
+      setIncomplete(true);
+      return;
+    }
+    setIncomplete(false);
+    if (!action) return;
+    const payload: Row = { whitelabelId, phones: cleaned, isActive };
+    if (current) payload.id = current.id;
+    if (await write.run(() => panel.provider.call(action[1], payload))) onSaved();
+  }
+
+  return (
+    <Dialog open={open} onClose={pending ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby="testers-phones-title">
+      <DialogTitle id="testers-phones-title">{current ? `Edit testers phones ${String(current.id)}` : 'Add testers phones'}</DialogTitle>
+      <DialogContent dividers>
+        <Stack spacing={2}>
+          {incomplete && (
+            <Alert severity="warning" data-testid="fill-all-fields">
+              Fill all fields
+            </Alert>
+          )}
+          {write.error && (
+            <Alert severity="error" data-testid="form-error">
+              {write.error}
+            </Alert>
+          )}
+          <LookupSelect id="testers-phones-whitelabel" entity="whitelabel" label="Whitelabel id" required value={whitelabelId} onChange={(v) => void chooseWhitelabel(v as number | undefined)} />
+          <Stack spacing={1}>
+            <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
+              <Typography variant="subtitle2">Phones</Typography>
+              <Button size="small" startIcon={<AddIcon />} onClick={() => setPhones([...phones, ''])}>
+                Add phone
+              </Button>
+            </Stack>
+            {phones.map((phone, index) => (
+              <Stack key={index} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                <TextField
+                  fullWidth
+                  size="small"
+                  label={`Phone ${index + 1}`}
+                  value={phone}
+                  onChange={(e) => setPhones(phones.map((p, i) => (i === index ? e.target.value : p)))}
+                />
+                <IconButton aria-label={`Remove phone ${index + 1}`} onClick={() => setPhones(removeItem(phones, index, () => ''))}>
+                  <RemoveIcon />
+                </IconButton>
+              </Stack>
+            ))}
+          </Stack>
+          <FormControlLabel control={<Checkbox checked={isActive} onChange={(e) => setIsActive(e.target.checked)} />} label="Active" />
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={pending}>
+          Cancel
+        </Button>
+        <Button variant="contained" disabled={pending || !action} onClick={() => void save()} startIcon={pending ? <CircularProgress size={16} color="inherit" /> : undefined}>
+          OK
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
