@@ -54,13 +54,12 @@ export default function TestersPhonesForm({ manifest, role, record, open, onClos
     setIsActive(Boolean(existing.isActive));
   }
 
+  const cleaned = phones.map((p) => p.trim());
+  const complete = Boolean(whitelabelId) && cleaned.length > 0 && cleaned.every((p) => p !== '');
+
   async function save() {
-    const cleaned = phones.map((p) => p.trim());
-    if (!whitelabelId || cleaned.length === 0 || cleaned.some((p) => p === '')) {
-      setIncomplete(true);
-      return;
-    }
-    setIncomplete(false);
+    setIncomplete(!complete);
+    if (!complete) return;
     if (!action) return;
     const payload: Row = { whitelabelId, phones: cleaned, isActive };
     if (current) payload.id = current.id;
@@ -72,7 +71,7 @@ export default function TestersPhonesForm({ manifest, role, record, open, onClos
       <DialogTitle id="testers-phones-title">{current ? `Edit testers phones ${String(current.id)}` : 'Add testers phones'}</DialogTitle>
       <DialogContent dividers>
         <Stack spacing={2}>
-          {incomplete && (
+          {incomplete && !complete && (
             <Alert severity="warning" data-testid="fill-all-fields">
               Fill all fields
             </Alert>
