@@ -91,23 +91,21 @@ export default function ExperimentForm({ manifest, role, record, open, onClose, 
   const setBlock = (index: number, patch: Partial<DeploymentBlock>) =>
     set({ versionsDeploymentSettings: blocks.map((b, i) => (i === index ? { ...b, ...patch } : b)) });
 
+  const chosenNames = chosenPlatforms.map((id) => platformNames.get(String(id)) ?? String(id));
   /** The record as it is sent: blanks dropped, names trimmed, file lists only for the chosen platforms. */
-  const stored = useMemo<ExperimentDraft>(() => {
-    const names = chosenPlatforms.map((id) => platformNames.get(String(id)) ?? String(id));
-    return {
-      ...draft,
-      platformIds: platformIds[0] === null || platformIds[0] === undefined ? [] : chosenPlatforms,
-      modelNames: cleanModelNames(modelNames),
-      recordsCount: draft.recordsCount === '' || draft.recordsCount === null ? null : Number(draft.recordsCount),
-      probability: draft.probability === '' || draft.probability === null ? null : Number(draft.probability),
-      versionsDeploymentSettings: blocks.map((b) => ({
-        count: b.count === null || b.count === undefined ? null : Number(b.count),
-        groupName: b.groupName ?? '',
-        customUrl: b.customUrl ?? '',
-        files: Object.fromEntries(names.map((name) => [name, b.files?.[name] ?? []])),
-      })),
-    };
-  }, [draft, platformIds, chosenPlatforms, modelNames, blocks, platformNames]);
+  const stored: ExperimentDraft = {
+    ...draft,
+    platformIds: platformIds[0] === null || platformIds[0] === undefined ? [] : chosenPlatforms,
+    modelNames: cleanModelNames(modelNames),
+    recordsCount: draft.recordsCount === '' || draft.recordsCount === null ? null : Number(draft.recordsCount),
+    probability: draft.probability === '' || draft.probability === null ? null : Number(draft.probability),
+    versionsDeploymentSettings: blocks.map((b) => ({
+      count: b.count === null || b.count === undefined ? null : Number(b.count),
+      groupName: b.groupName ?? '',
+      customUrl: b.customUrl ?? '',
+      files: Object.fromEntries(chosenNames.map((name) => [name, b.files?.[name] ?? []])),
+    })),
+  };
   const problems = experimentProblems(stored);
   const sum = blocks.reduce((total, b) => total + (Number(b.count) || 0), 0);
 
