@@ -18,6 +18,7 @@ import { createLiveHub } from './plugins/live-hub.ts';
 import { registerLive } from './plugins/live.ts';
 import { isApiPath, registerPanel } from './plugins/panel.ts';
 import { registerUploads } from './plugins/uploads.ts';
+import { BUILDS_FOLDER } from './actions/builds.ts';
 import { registerAssets, uploadFolders } from './plugins/assets.ts';
 import type { AttemptLimits } from './plugins/rate-limit.ts';
 
@@ -95,7 +96,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   installErrorHandlers(app, hasPanel ? (url) => !isApiPath(url) : undefined);
   registerAuth(app, engine, options.loginLimits);
   registerCrudRoutes(app, engine, manifests);
-  registerAssets(app, config.dataDir, uploadFolders(manifests));
+  registerAssets(app, config.dataDir, [...uploadFolders(manifests), BUILDS_FOLDER]);
   registerLive(app, engine, config.corsOrigins);
   return app;
 }

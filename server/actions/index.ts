@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Actor } from '../plugins/audit.ts';
 import type { Engine } from '../crud/context.ts';
 import { listVersions } from './versions.ts';
+import { reloadBuilds, reloadBuildsForWl, updateBuildStatuses } from './builds.ts';
 
 export interface ActionContext {
   engine: Engine;
@@ -21,6 +22,9 @@ export interface CustomHandler {
 
 export const customHandlers: Record<string, CustomHandler> = {
   'versions.list': { run: listVersions },
+  'build.reload': { write: true, run: reloadBuilds },
+  'build.reloadForWl': { write: true, run: reloadBuildsForWl },
+  'build.update': { write: true, run: updateBuildStatuses },
 };
 
 export type ValueSource = (ctx: Omit<ActionContext, 'input'>) => Promise<unknown>;

@@ -1,5 +1,7 @@
 // Shared by the catalogue's server tests: valid whitelabel forms (real PNGs of the right sizes, real CSS)
-// of the whitelabel add call.
+// and build folders dropped the way CI does.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { plainPng } from '../../scripts/lib/png.ts';
 import type { FormFile } from './harness.ts';
 
@@ -23,4 +25,11 @@ export function whitelabelForm(name: string, extra: Record<string, string | Form
   };
 }
 
+/** Drops a build folder the way CI does: <whitelabel>/<platform>/<version>/<resolution>/<files>. */
+export function dropBuild(dataDir: string, parts: [string, string, string, string], files = ['app.js', 'index.css']) {
+  const dir = join(dataDir, 'builds', ...parts);
+  mkdirSync(dir, { recursive: true });
+  for (const f of files) writeFileSync(join(dir, f), `/* ${parts.join(' ')} ${f} */`);
+  return dir;
+}
 
