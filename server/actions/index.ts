@@ -5,6 +5,7 @@ import type { Actor } from '../plugins/audit.ts';
 import type { Engine } from '../crud/context.ts';
 import { listVersions } from './versions.ts';
 import { reloadBuilds, reloadBuildsForWl, updateBuildStatuses } from './builds.ts';
+import { getOfficeIp, officeIpSource, updateOfficeIp } from './office-ip.ts';
 
 export interface ActionContext {
   engine: Engine;
@@ -25,8 +26,12 @@ export const customHandlers: Record<string, CustomHandler> = {
   'build.reload': { write: true, run: reloadBuilds },
   'build.reloadForWl': { write: true, run: reloadBuildsForWl },
   'build.update': { write: true, run: updateBuildStatuses },
+  'officeIp.get': { run: getOfficeIp },
+  'officeIp.update': { write: true, run: updateOfficeIp },
 };
 
 export type ValueSource = (ctx: Omit<ActionContext, 'input'>) => Promise<unknown>;
 
-export const valueSources: Record<string, ValueSource> = {};
+export const valueSources: Record<string, ValueSource> = {
+  officeIp: officeIpSource,
+};
