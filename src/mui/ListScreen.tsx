@@ -150,7 +150,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
       const open = expanded.has(id);
       const refused = destroy ? refusal(row, destroy[1]) : null;
       return (
-        <Stack direction="row" spacing={0.25}>
+        <Stack direction="row" spacing={0.25} sx={{ alignItems: 'center', height: '100%' }}>
           {showDetails && (
             <Tooltip title={open ? 'Hide details' : 'Details'}>
               <IconButton size="small" aria-label="Details" aria-expanded={open} onClick={() => toggleDetails(id)}>
@@ -322,7 +322,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
               loading={isLoading || (isValidating && !data)}
               expanded={expanded}
               renderActions={renderActions}
-              actionsWidth={Math.max(70, buttons * 38 + 16)}
+              actionsWidth={Math.max(92, buttons * 38 + 16)}
               noRowsLabel={error ? 'Could not load the list' : 'No records'}
               disableVirtualization={disableVirtualization}
             />
