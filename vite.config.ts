@@ -58,7 +58,7 @@ function precompress(): Plugin {
 
 export default defineConfig({
   plugins: [react(), manifestCheck(), precompress()],
-  build: { outDir: 'dist', emptyOutDir: true },
+  build: { outDir: 'dist', emptyOutDir: true, manifest: true },
   server: {
     proxy: {
       '/v1': BACKEND,
