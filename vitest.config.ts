@@ -14,6 +14,7 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/unit/setup.ts'],
+          globalSetup: ['tests/unit/server-setup.ts'],
         },
       },
       {

@@ -6,20 +6,24 @@ import DialogContentText from '@mui/material/DialogContentText';
 import { useCallback, useRef, useState } from 'react';
 
 /**
- * A promise-based confirmation: `await confirm('Delete this item?')` resolves true on OK.
- * Render `dialog` once in the screen.
+ * A promise-based confirmation: `await confirm('Delete this item?')` resolves true on OK; `await alert(text)`
+ * shows a message with OK only. Render `dialog` once in the screen.
  */
 export function useConfirm() {
   const [text, setText] = useState<string | null>(null);
+  const [alertOnly, setAlertOnly] = useState(false);
   const resolver = useRef<(ok: boolean) => void>(() => undefined);
-  const confirm = useCallback(
-    (message: string) =>
+  const ask = useCallback(
+    (message: string, onlyOk: boolean) =>
       new Promise<boolean>((resolve) => {
         resolver.current = resolve;
+        setAlertOnly(onlyOk);
         setText(message);
       }),
     [],
   );
+  const confirm = useCallback((message: string) => ask(message, false), [ask]);
+  const alert = useCallback((message: string) => ask(message, true).then(() => undefined), [ask]);
   const close = (ok: boolean) => {
     setText(null);
     resolver.current(ok);
@@ -30,12 +34,12 @@ export function useConfirm() {
         <DialogContentText sx={{ color: 'text.primary', fontSize: 17 }}>{text}</DialogContentText>
       </DialogContent>
       <DialogActions>
-        <Button onClick={() => close(false)}>Cancel</Button>
-        <Button variant="contained" color="error" onClick={() => close(true)} autoFocus>
+        {!alertOnly && <Button onClick={() => close(false)}>Cancel</Button>}
+        <Button variant="contained" color={alertOnly ? 'primary' : 'error'} onClick={() => close(true)} autoFocus>
           OK
         </Button>
       </DialogActions>
     </Dialog>
   );
-  return { confirm, dialog };
+  return { confirm, alert, dialog };
 }

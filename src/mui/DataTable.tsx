@@ -1,4 +1,5 @@
 import Box from '@mui/material/Box';
+import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { alpha, type Theme } from '@mui/material/styles';
 import {
@@ -10,6 +11,7 @@ import {
   type GridValidRowModel,
 } from '@mui/x-data-grid';
 import { createContext, useCallback, useContext, useMemo, type ReactNode } from 'react';
+import { fileRuleOf } from '../core/form/files';
 import { detailFields, fieldLabel, fieldSchema, formatValue, getPath } from '../core/manifest/fields';
 import type { Manifest } from '../core/manifest/types';
 import { matches } from '../core/access/access';
@@ -63,15 +65,24 @@ function DetailsBlock({ manifest, row, height }: { manifest: Manifest; row: Grid
       }}
     >
       {fields.map((f) => {
-        const text = formatValue(getPath(row, f), fieldSchema(manifest, f));
+        const value = getPath(row, f);
+        const schema = fieldSchema(manifest, f);
+        const text = formatValue(value, schema);
+        const linked = typeof value === 'string' && value !== '' && (schema?.format === 'uri' || Boolean(fileRuleOf(manifest, f)));
         return (
           <Box key={f} sx={{ display: 'flex', gap: 1, alignItems: 'center', minWidth: 0 }}>
             <Typography variant="body2" color="text.secondary" sx={{ flexShrink: 0, minWidth: 140 }}>
               {fieldLabel(manifest, f)}
             </Typography>
-            <Typography variant="body2" title={text} data-field={f} noWrap sx={{ fontWeight: 500 }}>
-              {text || '—'}
-            </Typography>
+            {linked ? (
+              <Link href={text} target="_blank" rel="noreferrer" variant="body2" title={text} data-field={f} noWrap sx={{ fontWeight: 500 }}>
+                {text}
+              </Link>
+            ) : (
+              <Typography variant="body2" title={text} data-field={f} noWrap sx={{ fontWeight: 500 }}>
+                {text || '—'}
+              </Typography>
+            )}
           </Box>
         );
       })}

@@ -34,6 +34,7 @@ export function FilterBar({ manifest, file, draft, applied, onDraft, onApply, on
             label={f.label ?? schema?.title ?? f.field}
             value={draft[param] ?? ''}
             options={options}
+            lookup={f.lookup}
             onChange={(value) => onDraft({ ...draft, [param]: value })}
             onSubmit={(value) => onApply(value === undefined ? undefined : { ...draft, [param]: value })}
           />

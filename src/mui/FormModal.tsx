@@ -13,10 +13,11 @@ import { useMemo, useRef, useState } from 'react';
 import { actionOfKind } from '../core/access/access';
 import { usePanel } from '../core/app/panel';
 import { useWrite } from '../core/app/write-status';
+import { acceptOf, fileRuleOf, withFiles, type ChosenFiles } from '../core/form/files';
 import { CUSTOM_FORMATS, formFields, formJsonSchema, initialValues, requiredFilled } from '../core/form/form-schema';
 import { actionLabel, createPayload, updatePayload } from '../core/list/record-actions';
 import type { FormOverrideProps } from '../registry/override-types';
-import { widgets } from '../registry/widgets';
+import { widgets, type EntityFormContext } from '../registry/widgets';
 
 const validator = customizeValidator({ customFormats: CUSTOM_FORMATS });
 
@@ -40,7 +41,9 @@ export default function FormModal({ manifest, role, record, open, onClose, onSav
       if (f.widget) entry['ui:widget'] = widgets.get(f.widget, { file, path: `/form/ui/${f.name}/widget` });
       if (f.disabled) entry['ui:disabled'] = true;
       if (f.help) entry['ui:help'] = f.help;
-      if (f.widget) entry['ui:options'] = { help: f.help, lookup: manifest.form?.ui?.[f.name]?.lookup };
+      const hint = manifest.form?.ui?.[f.name];
+      const rule = fileRuleOf(manifest, f.name);
+      if (f.widget) entry['ui:options'] = { help: f.help, lookup: hint?.lookup, lookupPageSize: hint?.lookupPageSize, accept: rule && acceptOf(rule) };
       ui[f.name] = entry;
     }
     return ui;
@@ -48,12 +51,15 @@ export default function FormModal({ manifest, role, record, open, onClose, onSav
   const [values, setValues] = useState<Values>(() => initialValues(fields, record));
   const write = useWrite(action ? actionLabel(action[1]) : 'Save');
   const formRef = useRef<CoreForm<Values>>(null);
+  const files = useRef<ChosenFiles>(new Map());
+  const formContext = useMemo<EntityFormContext>(() => ({ files: files.current, record }), [record]);
   const pending = write.status === 'pending';
   const title = `${mode === 'edit' ? 'Edit' : 'Add'} ${manifest.title.replace(/s$/, '').toLowerCase()}`;
 
   async function save(formData: Values) {
     if (!action) return;
-    const payload = record ? updatePayload(manifest, action[1], record, formData) : createPayload(manifest, formData);
+    const fields = record ? updatePayload(manifest, action[1], record, formData) : createPayload(manifest, formData);
+    const payload = withFiles(manifest, fields, files.current);
     if (await write.run(() => panel.provider.call(action[1], payload))) onSaved();
   }
 
@@ -77,6 +83,7 @@ export default function FormModal({ manifest, role, record, open, onClose, onSav
           uiSchema={uiSchema}
           formData={values}
           validator={validator}
+          formContext={formContext}
           noHtml5Validate
           showErrorList={false}
           disabled={pending}

@@ -4,6 +4,8 @@ import EditOutlined from '@mui/icons-material/EditOutlined';
 import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import RefreshIcon from '@mui/icons-material/Refresh';
+import Download from '@mui/icons-material/FileDownloadOutlined';
+import OpenInNew from '@mui/icons-material/InfoOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -17,7 +19,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { GridRowId } from '@mui/x-data-grid';
 import { useCallback, useEffect, useMemo, useState, type ComponentType } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
 import useSWR from 'swr';
 import { actionOfKind } from '../core/access/access';
 import { usePanel } from '../core/app/panel';
@@ -25,6 +27,9 @@ import { useWrite } from '../core/app/write-status';
 import type { ListResult } from '../core/http/data-provider';
 import { parseListQuery, toApiParams, toSearchParams, type ListQuery } from '../core/list/list-query';
 import { actionLabel, keyParams, refusal } from '../core/list/record-actions';
+import { callParamsOf, fillTemplate, ListContext, type ListContextValue } from '../core/list/list-context';
+import type { ActionDecl } from '../core/manifest/types';
+import { ActionButton, placeOf } from './actions/ActionButtons';
 import { fieldLabel } from '../core/manifest/fields';
 import type { Manifest } from '../core/manifest/types';
 import { session } from '../core/session/session';
@@ -46,8 +51,26 @@ function whenIdle(fn: () => void) {
   else setTimeout(fn, 200);
 }
 
+/** Saves one field of a row as a pretty-printed JSON file (`list.download`). */
+function downloadJson(row: Row, field: string, template: string | undefined) {
+  const blob = new Blob([JSON.stringify(row[field] ?? null, null, 2)], { type: 'application/json' });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fillTemplate(template ?? `${field}-{id}.json`, row);
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** The declared calls a role may make from one place (toolbar or row), in manifest order. */
+function placed(manifest: Manifest, role: string, place: 'toolbar' | 'row'): [string, ActionDecl][] {
+  return Object.entries(manifest.actions).filter(([, a]) => placeOf(a) === place && a.roles.includes(role as never));
+}
+
 /** SPEC "Shared pattern of list screens", driven by one manifest; the view lives in the URL. */
-export function ListScreen({ manifest }: { manifest: Manifest }) {
+export function ListScreen({ manifest, disableVirtualization }: { manifest: Manifest; /** jsdom has no layout. */ disableVirtualization?: boolean }) {
   const panel = usePanel();
   const file = panel.manifests.fileOf(manifest.entity);
   const role = useStore(session).user!.role;
@@ -55,6 +78,9 @@ export function ListScreen({ manifest }: { manifest: Manifest }) {
   const [search, setSearch] = useSearchParams();
   const query = useMemo(() => parseListQuery(search, list), [search, list]);
   const setQuery = useCallback((next: ListQuery) => setSearch(toSearchParams(next, list)), [setSearch, list]);
+  const routeParams = useParams();
+  const callParamsKey = JSON.stringify(callParamsOf(manifest, routeParams));
+  const callParams = useMemo(() => JSON.parse(callParamsKey) as Record<string, string>, [callParamsKey]);
 
   const listAction = actionOfKind(manifest, 'list', role);
   const create = actionOfKind(manifest, 'create', role);
@@ -62,7 +88,7 @@ export function ListScreen({ manifest }: { manifest: Manifest }) {
   const destroy = actionOfKind(manifest, 'destroy', role);
   const hasForm = Boolean(manifest.form?.fields?.length || manifest.form?.override);
 
-  const apiParams = toApiParams(query);
+  const apiParams = { ...callParams, ...toApiParams(query) };
   const { data, error, isLoading, isValidating, mutate } = useSWR<ListResult<Row>>(
     listAction ? [listAction[1].path, JSON.stringify(apiParams)] : null,
     () => panel.provider.list<Row>(listAction![1], apiParams),
@@ -104,15 +130,19 @@ export function ListScreen({ manifest }: { manifest: Manifest }) {
     async (row: Row) => {
       if (!destroy) return;
       if (!(await confirm(destroy[1].ui?.confirm ?? 'Delete this item?'))) return;
-      if (await deleteWrite.run(() => panel.provider.call(destroy[1], keyParams(row, destroy[1])))) reload();
+      if (await deleteWrite.run(() => panel.provider.call(destroy[1], { ...callParams, ...keyParams(row, destroy[1]) }))) reload();
     },
-    [destroy, confirm, deleteWrite, panel.provider, reload],
+    [destroy, confirm, deleteWrite, panel.provider, reload, callParams],
   );
 
   const rowOverrides = (manifest.screen?.rowActions ?? []).map((n, i) => rowActionOverrides.get(n, { file, path: `/screen/rowActions/${i}` }));
+  const rowCalls = placed(manifest, role, 'row').filter(([, a]) => a !== destroy?.[1]);
+  const rowLinks = manifest.screen?.rowLinks ?? [];
+  const download = list?.download;
   const showDetails = list?.details !== false;
   const canEdit = Boolean(update && hasForm);
-  const buttons = Number(showDetails) + Number(canEdit) + Number(Boolean(destroy)) + rowOverrides.length;
+  const buttons =
+    Number(showDetails) + Number(canEdit) + Number(Boolean(destroy)) + rowOverrides.length + rowCalls.length + rowLinks.length + Number(Boolean(download));
   const renderActions = useMemo(() => {
     if (buttons === 0) return null;
     return (row: Row) => {
@@ -120,7 +150,7 @@ export function ListScreen({ manifest }: { manifest: Manifest }) {
       const open = expanded.has(id);
       const refused = destroy ? refusal(row, destroy[1]) : null;
       return (
-        <Stack direction="row" spacing={0.25}>
+        <Stack direction="row" spacing={0.25} sx={{ alignItems: 'center', height: '100%' }}>
           {showDetails && (
             <Tooltip title={open ? 'Hide details' : 'Details'}>
               <IconButton size="small" aria-label="Details" aria-expanded={open} onClick={() => toggleDetails(id)}>
@@ -144,6 +174,25 @@ export function ListScreen({ manifest }: { manifest: Manifest }) {
               </span>
             </Tooltip>
           )}
+          {rowCalls.map(([name, action]) => {
+            if (!action.ui?.override) return <ActionButton key={name} name={name} action={action} row={row} />;
+            const Piece = rowActionOverrides.get(action.ui.override, { file, path: `/actions/${name}/ui/override` });
+            return <Piece key={name} manifest={manifest} role={role} reload={reload} row={row} />;
+          })}
+          {download && (
+            <Tooltip title={download.label ?? 'Download'}>
+              <IconButton size="small" aria-label={download.label ?? 'Download'} onClick={() => downloadJson(row, download.field, download.filename)}>
+                <Download fontSize="small" />
+              </IconButton>
+            </Tooltip>
+          )}
+          {rowLinks.map((link) => (
+            <Tooltip key={link.to} title={link.label}>
+              <IconButton size="small" aria-label={link.label} component={RouterLink} to={fillTemplate(link.to, row)}>
+                <OpenInNew fontSize="small" />
+              </IconButton>
+            </Tooltip>
+          ))}
           {rowOverrides.map((Piece, i) => (
             <Piece key={i} manifest={manifest} role={role} reload={reload} row={row} />
           ))}
@@ -152,143 +201,159 @@ export function ListScreen({ manifest }: { manifest: Manifest }) {
     };
     // rowOverrides is derived from the manifest, which the deps already hold.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [buttons, expanded, destroy, showDetails, canEdit, toggleDetails, openForm, remove, manifest, role, reload]);
+  }, [buttons, expanded, destroy, showDetails, canEdit, toggleDetails, openForm, remove, manifest, role, reload, file]);
 
   const toolbar = (manifest.screen?.toolbar ?? []).map((n, i) => toolbarOverrides.get(n, { file, path: `/screen/toolbar/${i}` }));
+  const toolbarCalls = placed(manifest, role, 'toolbar');
+  const context = useMemo<ListContextValue>(
+    () => ({ manifest, file, role, callParams, appliedFilters: query.filters, reload }),
+    [manifest, file, role, callParams, query.filters, reload],
+  );
+  const heading = manifest.screen?.heading
+    ? fillTemplate(manifest.screen.heading, { ...routeParams, count: data?.count ?? '…' })
+    : manifest.title;
   const sizes = list?.pageSizes ?? [];
   const sortable = list?.sortable ?? [];
   const Form = formOverride ?? FormModal;
 
   return (
-    <Stack spacing={2}>
-      <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
-        <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
-          {manifest.title}
-          {data && (
-            <Typography component="span" color="text.secondary" sx={{ ml: 1.5, fontSize: 16 }} data-testid="list-count">
-              {data.count} total
-            </Typography>
-          )}
-        </Typography>
-        {toolbar.map((Piece, i) => (
-          <Piece key={i} manifest={manifest} role={role} reload={reload} />
-        ))}
-        <Tooltip title="Reload">
-          <IconButton aria-label="Reload" onClick={reload}>
-            <RefreshIcon />
-          </IconButton>
-        </Tooltip>
-        {create && hasForm && (
-          <Button variant="contained" startIcon={<AddIcon />} onClick={() => openForm(null)}>
-            Add
-          </Button>
-        )}
-      </Stack>
-
-      <Paper variant="outlined" sx={{ p: 2 }}>
-        <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} useFlexGap sx={{ justifyContent: 'space-between', flexWrap: 'wrap' }}>
-          <FilterBar
-            manifest={manifest}
-            file={file}
-            draft={draft}
-            applied={query.filters}
-            onDraft={setDraft}
-            onApply={(next) => {
-              const filters = next ?? draft;
-              if (JSON.stringify(filters) === appliedKey) reload();
-              else setQuery({ ...query, filters, page: 1 });
-            }}
-            onClear={() => {
-              setDraft({});
-              setQuery({ ...query, filters: {}, page: 1 });
-            }}
-          />
-          {sortable.length > 0 && (
-            <Stack direction="row" spacing={1.5}>
-              <TextField
-                select
-                size="small"
-                label="Sort by"
-                value={query.sortBy ?? 'none'}
-                onChange={(e) => setQuery({ ...query, sortBy: e.target.value === 'none' ? null : e.target.value, page: 1 })}
-                sx={{ minWidth: 160 }}
-                slotProps={{ select: { inputProps: { 'data-testid': 'sort-by' } } }}
-              >
-                <MenuItem value="none">none</MenuItem>
-                {sortable.map((f) => (
-                  <MenuItem key={f} value={f}>
-                    {fieldLabel(manifest, f)}
-                  </MenuItem>
-                ))}
-              </TextField>
-              <TextField
-                select
-                size="small"
-                label="Order"
-                value={query.sortOrder}
-                onChange={(e) => setQuery({ ...query, sortOrder: e.target.value as 'asc' | 'desc', page: 1 })}
-                sx={{ minWidth: 110 }}
-              >
-                <MenuItem value="asc">asc</MenuItem>
-                <MenuItem value="desc">desc</MenuItem>
-              </TextField>
-            </Stack>
+    <ListContext.Provider value={context}>
+      <Stack spacing={2}>
+        <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
+          <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
+            {heading}
+            {data && !manifest.screen?.heading && (
+              <Typography component="span" color="text.secondary" sx={{ ml: 1.5, fontSize: 16 }} data-testid="list-count">
+                {data.count} total
+              </Typography>
+            )}
+          </Typography>
+          {toolbarCalls.map(([name, action]) => {
+            if (!action.ui?.override) return <ActionButton key={name} name={name} action={action} />;
+            const Piece = toolbarOverrides.get(action.ui.override, { file, path: `/actions/${name}/ui/override` });
+            return <Piece key={name} manifest={manifest} role={role} reload={reload} />;
+          })}
+          {toolbar.map((Piece, i) => (
+            <Piece key={i} manifest={manifest} role={role} reload={reload} />
+          ))}
+          <Tooltip title="Reload">
+            <IconButton aria-label="Reload" onClick={reload}>
+              <RefreshIcon />
+            </IconButton>
+          </Tooltip>
+          {create && hasForm && (
+            <Button variant="contained" startIcon={<AddIcon />} onClick={() => openForm(null)}>
+              Add
+            </Button>
           )}
         </Stack>
-      </Paper>
 
-      {error && (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={reload}>
-              Retry
-            </Button>
-          }
-        >
-          Could not load {manifest.title}: {error instanceof Error ? error.message : String(error)}
-        </Alert>
-      )}
+        <Paper variant="outlined" sx={{ p: 2 }}>
+          <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} useFlexGap sx={{ justifyContent: 'space-between', flexWrap: 'wrap' }}>
+            <FilterBar
+              manifest={manifest}
+              file={file}
+              draft={draft}
+              applied={query.filters}
+              onDraft={setDraft}
+              onApply={(next) => {
+                const filters = next ?? draft;
+                if (JSON.stringify(filters) === appliedKey) reload();
+                else setQuery({ ...query, filters, page: 1 });
+              }}
+              onClear={() => {
+                setDraft({});
+                setQuery({ ...query, filters: {}, page: 1 });
+              }}
+            />
+            {sortable.length > 0 && (
+              <Stack direction="row" spacing={1.5}>
+                <TextField
+                  select
+                  size="small"
+                  label="Sort by"
+                  value={query.sortBy ?? 'none'}
+                  onChange={(e) => setQuery({ ...query, sortBy: e.target.value === 'none' ? null : e.target.value, page: 1 })}
+                  sx={{ minWidth: 160 }}
+                  slotProps={{ select: { inputProps: { 'data-testid': 'sort-by' } } }}
+                >
+                  <MenuItem value="none">none</MenuItem>
+                  {sortable.map((f) => (
+                    <MenuItem key={f} value={f}>
+                      {fieldLabel(manifest, f)}
+                    </MenuItem>
+                  ))}
+                </TextField>
+                <TextField
+                  select
+                  size="small"
+                  label="Order"
+                  value={query.sortOrder}
+                  onChange={(e) => setQuery({ ...query, sortOrder: e.target.value as 'asc' | 'desc', page: 1 })}
+                  sx={{ minWidth: 110 }}
+                >
+                  <MenuItem value="asc">asc</MenuItem>
+                  <MenuItem value="desc">desc</MenuItem>
+                </TextField>
+              </Stack>
+            )}
+          </Stack>
+        </Paper>
 
-      <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
-        <Box sx={{ height: 'max(420px, calc(100vh - 330px))' }}>
-          <DataTable
-            manifest={manifest}
-            file={file}
-            rows={rows}
-            loading={isLoading || (isValidating && !data)}
-            expanded={expanded}
-            renderActions={renderActions}
-            actionsWidth={Math.max(70, buttons * 38 + 16)}
-            noRowsLabel={error ? 'Could not load the list' : 'No records'}
+        {error && (
+          <Alert
+            severity="error"
+            action={
+              <Button color="inherit" size="small" onClick={reload}>
+                Retry
+              </Button>
+            }
+          >
+            Could not load {manifest.title}: {error instanceof Error ? error.message : String(error)}
+          </Alert>
+        )}
+
+        <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
+          <Box sx={{ height: 'max(420px, calc(100vh - 330px))' }}>
+            <DataTable
+              manifest={manifest}
+              file={file}
+              rows={rows}
+              loading={isLoading || (isValidating && !data)}
+              expanded={expanded}
+              renderActions={renderActions}
+              actionsWidth={Math.max(92, buttons * 38 + 16)}
+              noRowsLabel={error ? 'Could not load the list' : 'No records'}
+              disableVirtualization={disableVirtualization}
+            />
+          </Box>
+          <TablePagination
+            component="div"
+            count={data?.count ?? 0}
+            page={data && (query.page - 1) * query.size < Math.max(data.count, 1) ? query.page - 1 : 0}
+            rowsPerPage={query.size}
+            rowsPerPageOptions={sizes.length > 1 ? sizes : []}
+            onPageChange={(_, page) => setQuery({ ...query, page: page + 1 })}
+            onRowsPerPageChange={(e) => setQuery({ ...query, size: Number(e.target.value), page: 1 })}
+            sx={{ borderTop: 1, borderColor: 'divider' }}
           />
-        </Box>
-        <TablePagination
-          component="div"
-          count={data?.count ?? 0}
-          page={data && (query.page - 1) * query.size < Math.max(data.count, 1) ? query.page - 1 : 0}
-          rowsPerPage={query.size}
-          rowsPerPageOptions={sizes.length > 1 ? sizes : []}
-          onPageChange={(_, page) => setQuery({ ...query, page: page + 1 })}
-          onRowsPerPageChange={(e) => setQuery({ ...query, size: Number(e.target.value), page: 1 })}
-          sx={{ borderTop: 1, borderColor: 'divider' }}
-        />
-      </Paper>
+        </Paper>
 
-      {dialog}
-      {modal && Form && (
-        <Form
-          manifest={manifest}
-          role={role}
-          record={modal.record}
-          open
-          onClose={() => setModal(null)}
-          onSaved={() => {
-            setModal(null);
-            reload();
-          }}
-        />
-      )}
-    </Stack>
+        {dialog}
+        {modal && Form && (
+          <Form
+            manifest={manifest}
+            role={role}
+            record={modal.record}
+            open
+            onClose={() => setModal(null)}
+            onSaved={() => {
+              setModal(null);
+              reload();
+            }}
+          />
+        )}
+      </Stack>
+    </ListContext.Provider>
   );
 }

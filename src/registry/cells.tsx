@@ -7,6 +7,9 @@ import { truncateText } from '../core/list/presentation';
 import { overrides } from '../../overrides';
 import type { CellProps } from './override-types';
 import { createRegistry } from './registry';
+import { JsonCell } from '../mui/cells/JsonCell';
+import { CopyCell, ImageCell, LinkCell } from '../mui/cells/LinkCells';
+import { ToggleCell } from '../mui/cells/ToggleCell';
 
 /** Text, cut at `column.truncate` characters with the full text in a tooltip on hover. */
 export function TextCell({ value, row, column, schema }: CellProps) {
@@ -30,12 +33,13 @@ export function BooleanCell({ value }: CellProps) {
 
 export const cells = createRegistry<ComponentType<CellProps>>(
   'cell',
-  { text: TextCell, boolean: BooleanCell },
+  { text: TextCell, boolean: BooleanCell, toggle: ToggleCell, json: JsonCell, link: LinkCell, image: ImageCell, copy: CopyCell },
   overrides.cells,
 );
 
 /** The built-in cell of a field when the column names none. */
 export function defaultCellName(schema: FieldSchema | undefined): string {
   const type = Array.isArray(schema?.type) ? schema?.type[0] : schema?.type;
+  if (type === 'object') return 'json';
   return type === 'boolean' ? 'boolean' : 'text';
 }

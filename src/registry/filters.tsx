@@ -2,6 +2,7 @@ import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import type { ComponentType, KeyboardEvent } from 'react';
 import { overrides } from '../../overrides';
+import { LookupSelect } from '../mui/LookupSelect';
 import type { FilterInputProps } from './override-types';
 import { createRegistry } from './registry';
 
@@ -60,9 +61,25 @@ export function SelectFilter({ label, value, onChange, onSubmit, options = [] }:
   );
 }
 
+/** A select of another entity's records (`lookup`); choosing one reloads at once. */
+export function LookupFilter({ label, value, onChange, onSubmit, lookup }: FilterInputProps) {
+  return (
+    <LookupSelect
+      entity={lookup}
+      size="small"
+      label={label}
+      value={value === '' ? undefined : value}
+      onChange={(next) => onChange(next === undefined || next === null || Number.isNaN(next) ? '' : String(next))}
+      onPick={(next) => onSubmit(next === undefined || next === null ? '' : String(next))}
+      onEnter={() => onSubmit()}
+      sx={{ minWidth: 220 }}
+    />
+  );
+}
+
 /** Filter input kinds of `list.filters[].widget` (default `text`). */
 export const filterKinds = createRegistry<ComponentType<FilterInputProps>>(
   'filter kind',
-  { text: TextFilter, number: NumberFilter, select: SelectFilter },
+  { text: TextFilter, number: NumberFilter, select: SelectFilter, lookup: LookupFilter },
   overrides.filters,
 );

@@ -59,4 +59,6 @@ export interface FilterInputProps {
   /** Enter in the input reloads the list; a select passes its new value (the draft is not updated yet). */
   onSubmit: (value?: string) => void;
   options?: { value: string; label: string }[];
+  /** The entity whose records a `lookup` filter offers. */
+  lookup?: string;
 }

@@ -1,4 +1,5 @@
 import type { ActionDecl, FieldSchema, Manifest, Role } from '../manifest/types';
+import { fileRuleOf } from './files';
 
 export type FormMode = 'create' | 'edit';
 
@@ -9,6 +10,8 @@ export interface FormField {
   disabled: boolean;
   widget?: string;
   help?: string;
+  /** An upload field (`storage.files`): the form holds the chosen file's name. */
+  file?: boolean;
 }
 
 /**
@@ -27,10 +30,14 @@ export function formFields(manifest: Manifest, mode: FormMode, role: Role, updat
       const schema = props[name];
       const hint = ui[name] ?? {};
       const isLocked = locked.has(name) || Boolean(hint.readonlyFor?.includes(role));
+      const rule = fileRuleOf(manifest, name);
       let isRequired = required.has(name);
       if (mode === 'edit' && schema.writeOnly) isRequired = Boolean(update?.writable?.includes(name));
+      // An upload that replaces a JSON field's content is the edit itself; a stored file stays unless replaced.
+      if (mode === 'edit' && rule && !rule.into) isRequired = false;
       if (isLocked) isRequired = false;
-      return { name, schema, required: isRequired, disabled: isLocked, widget: hint.widget, help: hint.help ?? schema.description };
+      const widget = hint.widget ?? (rule ? 'file' : undefined);
+      return { name, schema, required: isRequired, disabled: isLocked, widget, help: hint.help ?? schema.description, file: Boolean(rule) };
     });
 }
 
@@ -39,8 +46,13 @@ export function formJsonSchema(manifest: Manifest, fields: FormField[]): Record<
   const ui = manifest.form?.ui ?? {};
   const properties: Record<string, FieldSchema> = {};
   for (const f of fields) {
+    const title = ui[f.name]?.label ?? f.schema.title ?? f.name;
+    if (f.file) {
+      properties[f.name] = { type: 'string', title };
+      continue;
+    }
     const { readOnly: _r, writeOnly: _w, 'x-json': _j, 'x-derived': _d, ...rest } = f.schema;
-    properties[f.name] = { ...rest, title: ui[f.name]?.label ?? f.schema.title ?? f.name };
+    properties[f.name] = { ...rest, title };
   }
   return { type: 'object', required: fields.filter((f) => f.required).map((f) => f.name), properties };
 }
@@ -62,6 +74,8 @@ export function initialValues(fields: FormField[], record: Record<string, unknow
   const values: Record<string, unknown> = {};
   for (const f of fields) {
     if (record) {
+      // An upload field starts empty on edit; the picker shows what is stored.
+      if (f.file) continue;
       if (!f.schema.writeOnly && record[f.name] !== undefined && record[f.name] !== null) values[f.name] = record[f.name];
     } else if (f.schema.default !== undefined) values[f.name] = f.schema.default;
   }

@@ -1,0 +1,41 @@
+import useSWR from 'swr';
+import { actionOfKind } from '../access/access';
+import { usePanel } from '../app/panel';
+import type { Manifest } from '../manifest/types';
+import { session } from '../session/session';
+import { useStore } from '../store';
+
+export interface LookupOption {
+  id: number | string;
+  label: string;
+}
+
+/** The field that names a record: `recordLabel`, else `name` when declared, else `id`. */
+export function recordLabelField(manifest: Manifest): string {
+  if (manifest.recordLabel) return manifest.recordLabel;
+  return manifest.record?.properties.name ? 'name' : 'id';
+}
+
+/** lookupLabel(whitelabel, {id: 3, name: 'Acme'}) === '3 — Acme' */
+export function lookupLabel(manifest: Manifest, row: Record<string, unknown>): string {
+  const field = recordLabelField(manifest);
+  const name = row[field];
+  return field === 'id' || name === undefined || name === null || name === '' ? String(row.id) : `${String(row.id)} — ${String(name)}`;
+}
+
+/**
+ * The rows of another entity for a select (SPEC 7 "Lookups for selects": a page of 30 or 1000 rows).
+ * `allowed` is false when the caller's role may not list that entity; the field then falls back to typing an id.
+ * @example const { options } = useLookup('whitelabel', 1000)
+ */
+export function useLookup(entity: string | undefined, pageSize = 1000) {
+  const panel = usePanel();
+  const role = useStore(session).user?.role;
+  const manifest = entity ? panel.manifests.byEntity.get(entity) : undefined;
+  const action = manifest && actionOfKind(manifest, 'list', role)?.[1];
+  const { data, error, isLoading } = useSWR(action ? ['lookup', action.path, pageSize] : null, () =>
+    panel.provider.list<Record<string, unknown>>(action!, { page: 1, pageSize }),
+  );
+  const options: LookupOption[] = manifest && data ? data.rows.map((row) => ({ id: row.id as number, label: lookupLabel(manifest, row) })) : [];
+  return { options, allowed: Boolean(action), isLoading, error: error as Error | undefined };
+}

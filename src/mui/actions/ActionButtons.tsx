@@ -1,0 +1,153 @@
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import IconButton from '@mui/material/IconButton';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import PlayArrow from '@mui/icons-material/PlayArrowOutlined';
+import { useState, type ReactNode } from 'react';
+import { usePanel } from '../../core/app/panel';
+import { useWrite } from '../../core/app/write-status';
+import { hasFilter } from '../../core/list/list-query';
+import { useListContext } from '../../core/list/list-context';
+import { keyParams, refusal } from '../../core/list/record-actions';
+import type { ActionDecl, FieldSchema } from '../../core/manifest/types';
+import { LookupSelect } from '../LookupSelect';
+import { useConfirm } from '../ConfirmDialog';
+
+type Row = Record<string, unknown>;
+
+/** Where a call's button stands: `ui.place`, else the toolbar for destroyAll/destroyByFilter, else nowhere. */
+export function placeOf(action: ActionDecl): 'toolbar' | 'row' | 'none' {
+  if (action.ui?.place) return action.ui.place;
+  return action.kind === 'destroyAll' || action.kind === 'destroyByFilter' ? 'toolbar' : 'none';
+}
+
+/** The button text of a call: `ui.label`, else a name for the kind. */
+export function buttonLabel(name: string, action: ActionDecl): string {
+  if (action.ui?.label) return action.ui.label;
+  return { destroyAll: 'Delete all', destroyByFilter: 'Delete by filter' }[action.kind as string] ?? name;
+}
+
+interface InputSchema {
+  properties?: Record<string, FieldSchema & { 'x-lookup'?: string }>;
+  required?: string[];
+}
+
+function filled(value: unknown) {
+  return value !== undefined && value !== null && String(value).trim() !== '' && !Number.isNaN(value);
+}
+
+/** The small modal of a custom call with an `inputSchema`: one input per property, OK disabled until the required are filled. */
+function InputDialog({ title, schema, pending, onCancel, onSubmit }: { title: string; schema: InputSchema; pending: boolean; onCancel: () => void; onSubmit: (values: Row) => void }) {
+  const props = schema.properties ?? {};
+  const required = new Set(schema.required ?? []);
+  const [values, setValues] = useState<Row>({});
+  const ready = [...required].every((f) => filled(values[f]));
+  const set = (field: string, value: unknown) => setValues((v) => ({ ...v, [field]: value }));
+  return (
+    <Dialog open onClose={pending ? undefined : onCancel} fullWidth maxWidth="xs">
+      <DialogTitle>{title}</DialogTitle>
+      <DialogContent>
+        <Stack spacing={2} sx={{ pt: 1 }}>
+          {Object.entries(props).map(([field, p]) => {
+            const label = p.title ?? field;
+            const numeric = p.type === 'integer' || p.type === 'number';
+            if (p['x-lookup']) {
+              return <LookupSelect key={field} entity={p['x-lookup']} label={label} value={values[field]} required={required.has(field)} onChange={(v) => set(field, v)} />;
+            }
+            return (
+              <TextField
+                key={field}
+                label={label}
+                required={required.has(field)}
+                select={Boolean(p.enum)}
+                type={numeric ? 'number' : 'text'}
+                value={values[field] ?? ''}
+                onChange={(e) => set(field, numeric && e.target.value !== '' ? Number(e.target.value) : e.target.value)}
+              >
+                {(p.enum ?? []).map((v) => (
+                  <MenuItem key={String(v)} value={String(v)}>
+                    {String(v)}
+                  </MenuItem>
+                ))}
+              </TextField>
+            );
+          })}
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onCancel} disabled={pending}>
+          Cancel
+        </Button>
+        <Button variant="contained" disabled={!ready || pending} onClick={() => onSubmit(values)} startIcon={pending ? <CircularProgress size={16} color="inherit" /> : undefined}>
+          OK
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/**
+ * A declared call offered as a button (toolbar, or a row with `row`): confirmation, input modal, pending state,
+ * the write notices of SPEC 4, and a reload of the list after it.
+ */
+export function ActionButton({ name, action, row, icon }: { name: string; action: ActionDecl; row?: Row; icon?: ReactNode }) {
+  const panel = usePanel();
+  const { callParams, appliedFilters, reload } = useListContext();
+  const label = buttonLabel(name, action);
+  const write = useWrite(label);
+  const { confirm, alert, dialog } = useConfirm();
+  const [asking, setAsking] = useState(false);
+  const schema = action.inputSchema as InputSchema | undefined;
+  const needsInput = action.kind === 'custom' && !row && Object.keys(schema?.properties ?? {}).length > 0;
+  const pending = write.status === 'pending';
+  const refused = row ? refusal(row, action) : null;
+
+  async function run(input: Row = {}) {
+    const params: Row = { ...callParams, ...input };
+    if (row) Object.assign(params, keyParams(row, action));
+    if (action.kind === 'destroyByFilter') {
+      if (!hasFilter(appliedFilters)) return alert(action.ui?.requireFilter ?? 'Fill some filter input');
+      Object.assign(params, appliedFilters);
+    }
+    if (action.ui?.confirm && !(await confirm(action.ui.confirm))) return;
+    if (await write.run(() => panel.provider.call(action, params))) {
+      setAsking(false);
+      reload();
+    }
+  }
+
+  const onClick = () => (needsInput ? setAsking(true) : void run());
+  const danger = action.kind === 'destroyAll' || action.kind === 'destroyByFilter' || action.kind === 'destroy';
+  return (
+    <>
+      {row ? (
+        <Tooltip title={refused ?? label}>
+          <span>
+            <IconButton size="small" aria-label={label} color={danger ? 'error' : 'primary'} disabled={pending || Boolean(refused)} onClick={onClick}>
+              {icon ?? <PlayArrow fontSize="small" />}
+            </IconButton>
+          </span>
+        </Tooltip>
+      ) : (
+        <Button
+          variant="outlined"
+          color={danger ? 'error' : 'primary'}
+          disabled={pending}
+          onClick={onClick}
+          startIcon={pending ? <CircularProgress size={16} color="inherit" /> : icon}
+        >
+          {label}
+        </Button>
+      )}
+      {asking && schema && <InputDialog title={label} schema={schema} pending={pending} onCancel={() => setAsking(false)} onSubmit={(v) => void run(v)} />}
+      {dialog}
+    </>
+  );
+}

@@ -1,0 +1,40 @@
+import AccountTree from '@mui/icons-material/AccountTreeOutlined';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import IconButton from '@mui/material/IconButton';
+import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
+import { useState } from 'react';
+import { truncateText } from '../../core/list/presentation';
+import type { CellProps } from '../../registry/override-types';
+import { JsonTree } from './JsonTree';
+
+/** `cell: "json"`: a collapsed one-line preview; the button opens the value as a tree. */
+export function JsonCell({ value, column }: CellProps) {
+  const [open, setOpen] = useState(false);
+  if (value === null || value === undefined) return null;
+  const { text } = truncateText(JSON.stringify(value), column.truncate ?? 50);
+  const title = column.label ?? column.field;
+  return (
+    <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', minWidth: 0, height: '100%' }}>
+      <Tooltip title={`Show ${title} as a tree`}>
+        <IconButton size="small" aria-label={`Show ${title}`} onClick={() => setOpen(true)}>
+          <AccountTree fontSize="small" />
+        </IconButton>
+      </Tooltip>
+      <span style={{ fontFamily: 'ui-monospace, monospace', fontSize: 12, overflow: 'hidden', textOverflow: 'ellipsis' }}>{text}</span>
+      <Dialog open={open} onClose={() => setOpen(false)} fullWidth maxWidth="md">
+        <DialogTitle>{title}</DialogTitle>
+        <DialogContent dividers>
+          <JsonTree value={value} openDepth={1} />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setOpen(false)}>Close</Button>
+        </DialogActions>
+      </Dialog>
+    </Stack>
+  );
+}

@@ -1,0 +1,40 @@
+import Switch from '@mui/material/Switch';
+import Tooltip from '@mui/material/Tooltip';
+import { usePanel } from '../../core/app/panel';
+import { useWrite } from '../../core/app/write-status';
+import { useListContext } from '../../core/list/list-context';
+import { actionLabel, keyParams, refusal } from '../../core/list/record-actions';
+import type { CellProps } from '../../registry/override-types';
+
+/**
+ * `cell: "toggle"`: the switch of the manifest's toggle action on this column's field. Disabled when the role
+ * may not call it or its refuseWhen rule matches; after a failed toggle the list is reloaded (SPEC 4).
+ */
+export function ToggleCell({ value, row, column }: CellProps) {
+  const { manifest, role, reload, callParams } = useListContext();
+  const panel = usePanel();
+  const action = Object.values(manifest.actions).find((a) => a.kind === 'toggle' && a.field === column.field);
+  const write = useWrite(action ? actionLabel(action) : 'Change');
+  const allowed = Boolean(action && action.roles.includes(role));
+  const refused = action ? refusal(row, action) : null;
+  const label = column.label ?? column.field;
+  const control = (
+    <Switch
+      size="small"
+      checked={Boolean(value)}
+      disabled={!allowed || Boolean(refused) || write.status === 'pending'}
+      slotProps={{ input: { 'aria-label': `${label} ${String(row.id ?? '')}`.trim() } }}
+      onChange={() => {
+        if (!action) return;
+        void write.run(() => panel.provider.call(action, { ...callParams, ...keyParams(row, action) })).then(() => reload());
+      }}
+    />
+  );
+  return refused ? (
+    <Tooltip title={refused}>
+      <span>{control}</span>
+    </Tooltip>
+  ) : (
+    control
+  );
+}
