@@ -1,4 +1,7 @@
+import { lazy } from 'react';
 import type { OverrideMap } from '../src/registry/override-types';
+import OfficeIpBox from './combination/OfficeIpBox';
+import LazyWhitelabelForm from './whitelabel/LazyWhitelabelForm';
 
 /**
  * The bespoke client pieces, registered by the name a manifest references (see src/registry/override-types.ts).
@@ -7,9 +10,15 @@ import type { OverrideMap } from '../src/registry/override-types';
  * RJSF form widgets live in overrides/widgets.ts, which loads with the form code.
  */
 export const overrides: OverrideMap = {
-  screens: {},
-  forms: {},
-  toolbar: {},
+  screens: {
+    combinationsScreen: lazy(() => import('./combination/CombinationsScreen')),
+  },
+  forms: {
+    whitelabelForm: LazyWhitelabelForm,
+  },
+  toolbar: {
+    officeIpBox: OfficeIpBox,
+  },
   rowActions: {},
   cells: {},
   filters: {},
