@@ -64,7 +64,9 @@ export default defineConfig({
       '/v1': BACKEND,
       '/socket.io': { target: BACKEND, ws: true },
       '/config.json': BACKEND,
-      '/whitelabels': BACKEND,
+      // Asset files only: /whitelabels and /builds themselves are screens of the panel.
+      '^/whitelabels/.+': BACKEND,
+      '^/builds/.+': BACKEND,
     },
   },
 });

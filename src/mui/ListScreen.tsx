@@ -20,7 +20,7 @@ import Typography from '@mui/material/Typography';
 import type { GridRowId } from '@mui/x-data-grid';
 import { useCallback, useEffect, useMemo, useState, type ComponentType } from 'react';
 import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
-import useSWR from 'swr';
+import useSWR, { useSWRConfig } from 'swr';
 import { actionOfKind } from '../core/access/access';
 import { usePanel } from '../core/app/panel';
 import { useWrite } from '../core/app/write-status';
@@ -95,7 +95,13 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
     { keepPreviousData: true, revalidateOnFocus: false },
   );
   const rows = data?.rows ?? [];
-  const reload = useCallback(() => void mutate(), [mutate]);
+  // After a write every cached page of this list is stale, not only the one on screen (a later Clear would show it).
+  const { mutate: mutateAll } = useSWRConfig();
+  const listPath = listAction?.[1].path;
+  const reload = useCallback(() => {
+    void mutate();
+    void mutateAll((key) => Array.isArray(key) && key[0] === listPath, undefined, { revalidate: false });
+  }, [mutate, mutateAll, listPath]);
 
   const [draft, setDraft] = useState<Record<string, string>>(query.filters);
   const appliedKey = JSON.stringify(query.filters);
