@@ -89,8 +89,9 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
   const hasForm = Boolean(manifest.form?.fields?.length || manifest.form?.override);
 
   const apiParams = { ...callParams, ...toApiParams(query) };
+  const paramsKey = JSON.stringify(apiParams);
   const { data, error, isLoading, isValidating, mutate } = useSWR<ListResult<Row>>(
-    listAction ? [listAction[1].path, JSON.stringify(apiParams)] : null,
+    listAction ? [listAction[1].path, paramsKey] : null,
     () => panel.provider.list<Row>(listAction![1], apiParams),
     { keepPreviousData: true, revalidateOnFocus: false },
   );
@@ -99,9 +100,9 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
   const { mutate: mutateAll } = useSWRConfig();
   const listPath = listAction?.[1].path;
   const reload = useCallback(() => {
+    void mutateAll((key) => Array.isArray(key) && key[0] === listPath && key[1] !== paramsKey, undefined, { revalidate: false });
     void mutate();
-    void mutateAll((key) => Array.isArray(key) && key[0] === listPath, undefined, { revalidate: false });
-  }, [mutate, mutateAll, listPath]);
+  }, [mutate, mutateAll, listPath, paramsKey]);
 
   const [draft, setDraft] = useState<Record<string, string>>(query.filters);
   const appliedKey = JSON.stringify(query.filters);

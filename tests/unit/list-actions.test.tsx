@@ -74,6 +74,23 @@ describe('list screen actions', () => {
     await waitFor(() => expect(screen.queryAllByRole('switch')).toHaveLength(0));
   });
 
+  it('never shows deleted rows from an earlier page after Clear', async () => {
+    const gone = await maker('Stale');
+    const kept = await maker('Fresh');
+    await gadget({ makerId: gone });
+    await gadget({ makerId: kept });
+    renderGadgets();
+    await waitFor(() => expect(screen.getAllByRole('switch')).toHaveLength(2));
+    await userEvent.type(screen.getByLabelText('makerId'), `${gone}{Enter}`);
+    await waitFor(() => expect(screen.getAllByRole('switch')).toHaveLength(1));
+    await userEvent.click(screen.getByRole('button', { name: 'Delete By Filter' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(screen.queryAllByRole('switch')).toHaveLength(0));
+    await userEvent.click(await screen.findByRole('button', { name: 'Clear' }));
+    expect(screen.queryAllByRole('switch').length).toBeLessThan(2);
+    await waitFor(() => expect(screen.getAllByRole('switch')).toHaveLength(1));
+  });
+
   it('keeps every row when "Delete all gadgets?" is cancelled, and empties the list on OK', async () => {
     const id = await maker('All');
     await gadget({ makerId: id });
