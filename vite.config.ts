@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { validateManifests } from './src/core/manifest/validate.ts';
@@ -36,15 +37,36 @@ function manifestCheck(): Plugin {
   };
 }
 
+/** Writes .br and .gz beside every text asset, so the server sends them compressed (@fastify/static preCompressed). */
+function precompress(): Plugin {
+  return {
+    name: 'precompress',
+    apply: 'build',
+    closeBundle() {
+      const walk = (dir: string): string[] =>
+        readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+      for (const file of walk(join(import.meta.dirname, 'dist'))) {
+        if (!/\.(js|css|html|svg|json)$/.test(file)) continue;
+        const content = readFileSync(file);
+        if (content.length < 1024) continue;
+        writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
+        writeFileSync(`${file}.br`, brotliCompressSync(content));
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), manifestCheck()],
-  build: { outDir: 'dist', emptyOutDir: true },
+  plugins: [react(), manifestCheck(), precompress()],
+  build: { outDir: 'dist', emptyOutDir: true, manifest: true },
   server: {
     proxy: {
       '/v1': BACKEND,
       '/socket.io': { target: BACKEND, ws: true },
       '/config.json': BACKEND,
-      '/whitelabels': BACKEND,
+      // Asset files only: /whitelabels and /builds themselves are screens of the panel.
+      '^/whitelabels/.+': BACKEND,
+      '^/builds/.+': BACKEND,
     },
   },
 });

@@ -1,7 +1,9 @@
 import { lazy } from 'react';
 import type { OverrideMap } from '../src/registry/override-types';
+import OfficeIpBox from './combination/OfficeIpBox';
 import { DeleteCollectionUser } from './experiment/DeleteCollectionUser';
 import { IpImportButton } from './ip-import/IpImportButton';
+import LazyWhitelabelForm from './whitelabel/LazyWhitelabelForm';
 
 /**
  * The bespoke client pieces, registered by the name a manifest references (see src/registry/override-types.ts).
@@ -10,12 +12,16 @@ import { IpImportButton } from './ip-import/IpImportButton';
  * RJSF form widgets live in overrides/widgets.ts, which loads with the form code.
  */
 export const overrides: OverrideMap = {
-  screens: {},
+  screens: {
+    combinationsScreen: lazy(() => import('./combination/CombinationsScreen')),
+  },
   forms: {
+    whitelabelForm: LazyWhitelabelForm,
     experimentForm: lazy(() => import('./experiment/ExperimentForm')),
     testersPhonesForm: lazy(() => import('./testers-phones/TestersPhonesForm')),
   },
   toolbar: {
+    officeIpBox: OfficeIpBox,
     ipImport: IpImportButton,
   },
   rowActions: {

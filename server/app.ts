@@ -18,6 +18,8 @@ import { createLiveHub } from './plugins/live-hub.ts';
 import { registerLive } from './plugins/live.ts';
 import { isApiPath, registerPanel } from './plugins/panel.ts';
 import { registerUploads } from './plugins/uploads.ts';
+import { BUILDS_FOLDER } from './actions/builds.ts';
+import { registerAssets, uploadFolders } from './plugins/assets.ts';
 import type { AttemptLimits } from './plugins/rate-limit.ts';
 
 export interface BuildOptions {
@@ -66,6 +68,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     accounts,
     audit: createAuditLog([...models.values()].find((m) => m.manifest.provides === 'audit-log')),
     live: createLiveHub(),
+    dataDir: config.dataDir,
   };
   checkAccountsModel(engine);
 
@@ -93,6 +96,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   installErrorHandlers(app, hasPanel ? (url) => !isApiPath(url) : undefined);
   registerAuth(app, engine, options.loginLimits);
   registerCrudRoutes(app, engine, manifests);
+  registerAssets(app, config.dataDir, [...uploadFolders(manifests), BUILDS_FOLDER]);
   registerLive(app, engine, config.corsOrigins);
   return app;
 }

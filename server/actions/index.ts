@@ -6,6 +6,8 @@ import type { Engine } from '../crud/context.ts';
 import { deleteExperimentUser, experimentRules } from './experiment.ts';
 import { addIpArray } from './testers-ip.ts';
 import { listVersions } from './versions.ts';
+import { reloadBuilds, reloadBuildsForWl, updateBuildStatuses } from './builds.ts';
+import { getOfficeIp, officeIpSource, updateOfficeIp } from './office-ip.ts';
 
 export interface ActionContext {
   engine: Engine;
@@ -25,6 +27,11 @@ export interface CustomHandler {
 
 export const customHandlers: Record<string, CustomHandler> = {
   'versions.list': { run: listVersions },
+  'build.reload': { write: true, run: reloadBuilds },
+  'build.reloadForWl': { write: true, run: reloadBuildsForWl },
+  'build.update': { write: true, run: updateBuildStatuses },
+  'officeIp.get': { run: getOfficeIp },
+  'officeIp.update': { write: true, run: updateOfficeIp },
   // A 100,000-line import is a few MB of JSON.
   'testersIP.addArray': { write: true, bodyLimit: 64 * 1024 * 1024, run: addIpArray },
   'experiment.deleteUser': { write: true, run: deleteExperimentUser },
@@ -39,4 +46,6 @@ export const recordChecks: Record<string, RecordCheck> = {
 
 export type ValueSource = (ctx: Omit<ActionContext, 'input'>) => Promise<unknown>;
 
-export const valueSources: Record<string, ValueSource> = {};
+export const valueSources: Record<string, ValueSource> = {
+  officeIp: officeIpSource,
+};

@@ -16,6 +16,8 @@ export interface Engine {
   accounts: EntityModel;
   audit: AuditLog;
   live: LiveHub;
+  /** DATA_DIR: uploaded files and the build tree live under it. */
+  dataDir: string;
 }
 
 export const TOKENS_TABLE = 'auth_tokens';

@@ -9,6 +9,7 @@ import { customHandlers, recordChecks, valueSources } from '../actions/index.ts'
 import { revokeTokensOf, type Engine } from './context.ts';
 import { check, coerce, objectValidator, ajv, type InputSource } from './input.ts';
 import { fieldKind, secretColumn, type EntityModel } from './model.ts';
+import { removeStoredFiles, storedFileFields, takeUploads, withFiles } from './files.ts';
 import { columnRef, joinRelations, present, readOne, selectRows, toDb } from './rows.ts';
 
 export interface CallContext {
@@ -165,13 +166,19 @@ async function revokeIfAccount(engine: Engine, model: EntityModel, trx: Kysely<a
 
 function createHandler(engine: Engine, model: EntityModel, action: ActionDecl): ActionHandler {
   const settable = new Set(model.settable);
+  const fileFields = storedFileFields(model);
   const required = (model.manifest.record!.required ?? []).filter((f) => settable.has(f) && model.props[f].default === undefined);
-  const validate = objectValidator(pick(model.props, settable), required);
+  const validate = objectValidator(
+    pick(model.props, [...settable].filter((f) => !fileFields.has(f))),
+    required.filter((f) => !fileFields.has(f)),
+  );
   return async (call) => {
     const input = call.input;
+    const files = takeUploads(model, input);
     refuseReadOnly(model, input, settable);
     coerceAll(input, model.props, call.source);
     check(validate, input);
+    for (const f of required) if (fileFields.has(f) && !files.has(f)) throw badRequest(`${f}: is required`);
     const values: Record<string, unknown> = {};
     for (const f of settable) {
       if (f in input) values[f] = input[f];
@@ -179,16 +186,17 @@ function createHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
     }
     runCheck(action, values);
     const now = new Date().toISOString();
-    return write(engine, call, async (trx) => {
+    return withFiles(engine.dataDir, (staging) => write(engine, call, async (trx) => {
       await applyForRole(engine, action, call, values, trx);
       await checkRelations(engine, model, values, trx);
+      Object.assign(values, await staging.place(model, files, values));
       const stored = await storedValues(engine, model, values);
       if (model.hasColumn('createdAt')) stored.createdAt = now;
       if (model.hasColumn('updatedAt')) stored.updatedAt = now;
       await checkUnique(engine, model, stored, trx);
       const inserted = await trx.insertInto(model.table).values(stored).returning('id').executeTakeFirstOrThrow();
       return readOne(engine, model, Number(inserted.id), trx);
-    });
+    }));
   };
 }
 
@@ -197,13 +205,16 @@ function updateHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
   const writable = new Set((action.writable ?? model.settable).filter((f) => !key.includes(f)));
   const locked = new Set(action.locked ?? []);
   const allowed = new Set([...key, ...writable, ...locked]);
-  const validate = objectValidator(pick(model.props, allowed), key);
+  const fileFields = storedFileFields(model);
+  const validate = objectValidator(pick(model.props, [...allowed].filter((f) => !fileFields.has(f))), key);
   return async (call) => {
     const input = call.input;
+    const files = takeUploads(model, input);
+    for (const f of files.keys()) if (!writable.has(f)) throw badRequest(`${f}: cannot be changed by this call`);
     refuseReadOnly(model, input, allowed);
     coerceAll(input, model.props, call.source);
     check(validate, input);
-    return write(engine, call, async (trx) => {
+    return withFiles(engine.dataDir, (staging) => write(engine, call, async (trx) => {
       const current = await findByKey(engine, model, key, input, trx);
       refuse(action, current);
       for (const f of locked) {
@@ -216,6 +227,7 @@ function updateHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
       runCheck(action, { ...current, ...values });
       await applyForRole(engine, action, call, values, trx);
       await checkRelations(engine, model, values, trx);
+      Object.assign(values, await staging.place(model, files, { ...current, ...values }));
       const stored = await storedValues(engine, model, values);
       if (model.hasColumn('updatedAt')) stored.updatedAt = new Date().toISOString();
       const id = Number(current.id);
@@ -223,7 +235,7 @@ function updateHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
       if (Object.keys(stored).length) await trx.updateTable(model.table).set(stored).where('id', '=', id).execute();
       if ([...model.secrets].some((f) => f in values)) await revokeIfAccount(engine, model, trx, id);
       return readOne(engine, model, id, trx);
-    });
+    }));
   };
 }
 
@@ -237,14 +249,18 @@ function destroyHandler(engine: Engine, model: EntityModel, action: ActionDecl):
   return async (call) => {
     coerceAll(call.input, model.props, call.source);
     check(validate, call.input);
-    return write(engine, call, async (trx) => {
+    let removed: Record<string, unknown> = {};
+    const result = await write(engine, call, async (trx) => {
       const current = await findByKey(engine, model, key, call.input, trx);
       refuse(action, current);
       const id = Number(current.id);
       await trx.deleteFrom(model.table).where('id', '=', id).execute();
       await revokeIfAccount(engine, model, trx, id);
+      removed = current;
       return { id };
     });
+    await removeStoredFiles(engine.dataDir, model, removed);
+    return result;
   };
 }
 

@@ -29,6 +29,7 @@ export async function registerPanel(app: FastifyInstance, options: PanelOptions)
   app.get('/config.json', async (request) => ({ backendUrl: backendUrl(options, request), availableHosts: availableHosts(options) }));
   app.get('/healthz', async () => ({ result: true, data: { status: 'ok' } }));
   const hasPanel = existsSync(`${options.distDir}/index.html`);
-  if (hasPanel) await app.register(fastifyStatic, { root: options.distDir });
+  // The build writes .br/.gz beside each asset; the served variant follows Accept-Encoding.
+  if (hasPanel) await app.register(fastifyStatic, { root: options.distDir, preCompressed: true });
   return hasPanel;
 }

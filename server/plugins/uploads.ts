@@ -20,6 +20,8 @@ export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 export async function registerUploads(app: FastifyInstance): Promise<void> {
   await app.register(multipart, {
     attachFieldsToBody: true,
+    // Keep the sent file name whole, so a name with a path (`../x.png`) is refused, not silently cut down.
+    preservePath: true,
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 10, fields: 100, parts: 110, fieldSize: 1024 * 1024, fieldNameSize: 100 },
     async onFile(part: MultipartFile & { value?: unknown }) {
       const file: UploadedFile = { kind: 'file', filename: part.filename, mimetype: part.mimetype, data: await part.toBuffer() };

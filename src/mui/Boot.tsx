@@ -4,7 +4,7 @@ import { ThemeProvider } from '@mui/material/styles';
 import { useEffect, useState } from 'react';
 import { fetchConfig, hostAllowed } from '../core/app/config';
 import { createPanel, PanelContext, type Panel } from '../core/app/panel';
-import { bundledManifestFiles, loadManifests } from '../core/manifest/load';
+import { bundledManifests } from '../core/manifest/manifest-set';
 import { checkRegistryNames } from '../registry/check';
 import { App } from './App';
 import { theme } from './theme';
@@ -26,7 +26,7 @@ export function Boot() {
         if (!live) return;
         if (!hostAllowed(config, window.location.hostname)) return setState({ kind: 'noAccess' });
         try {
-          const manifests = loadManifests(bundledManifestFiles());
+          const manifests = bundledManifests();
           checkRegistryNames(manifests);
           setState({ kind: 'ready', panel: createPanel(config, manifests) });
         } catch (e) {

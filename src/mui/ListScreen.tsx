@@ -20,7 +20,7 @@ import Typography from '@mui/material/Typography';
 import type { GridRowId } from '@mui/x-data-grid';
 import { useCallback, useEffect, useMemo, useState, type ComponentType } from 'react';
 import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
-import useSWR from 'swr';
+import useSWR, { useSWRConfig } from 'swr';
 import { actionOfKind } from '../core/access/access';
 import { usePanel } from '../core/app/panel';
 import { useWrite } from '../core/app/write-status';
@@ -89,13 +89,20 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
   const hasForm = Boolean(manifest.form?.fields?.length || manifest.form?.override);
 
   const apiParams = { ...callParams, ...toApiParams(query) };
+  const paramsKey = JSON.stringify(apiParams);
   const { data, error, isLoading, isValidating, mutate } = useSWR<ListResult<Row>>(
-    listAction ? [listAction[1].path, JSON.stringify(apiParams)] : null,
+    listAction ? [listAction[1].path, paramsKey] : null,
     () => panel.provider.list<Row>(listAction![1], apiParams),
     { keepPreviousData: true, revalidateOnFocus: false },
   );
   const rows = data?.rows ?? [];
-  const reload = useCallback(() => void mutate(), [mutate]);
+  // After a write every cached page of this list is stale, not only the one on screen (a later Clear would show it).
+  const { mutate: mutateAll } = useSWRConfig();
+  const listPath = listAction?.[1].path;
+  const reload = useCallback(() => {
+    void mutateAll((key) => Array.isArray(key) && key[0] === listPath && key[1] !== paramsKey, undefined, { revalidate: false });
+    void mutate();
+  }, [mutate, mutateAll, listPath, paramsKey]);
 
   const [draft, setDraft] = useState<Record<string, string>>(query.filters);
   const appliedKey = JSON.stringify(query.filters);
@@ -150,7 +157,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
       const open = expanded.has(id);
       const refused = destroy ? refusal(row, destroy[1]) : null;
       return (
-        <Stack direction="row" spacing={0.25}>
+        <Stack direction="row" spacing={0.25} sx={{ alignItems: 'center', height: '100%' }}>
           {showDetails && (
             <Tooltip title={open ? 'Hide details' : 'Details'}>
               <IconButton size="small" aria-label="Details" aria-expanded={open} onClick={() => toggleDetails(id)}>
@@ -322,7 +329,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
               loading={isLoading || (isValidating && !data)}
               expanded={expanded}
               renderActions={renderActions}
-              actionsWidth={Math.max(70, buttons * 38 + 16)}
+              actionsWidth={Math.max(92, buttons * 38 + 16)}
               noRowsLabel={error ? 'Could not load the list' : 'No records'}
               disableVirtualization={disableVirtualization}
             />

@@ -115,7 +115,7 @@ export function FileWidget(props: WidgetProps) {
           />
         </Button>
         <Typography variant="body2" noWrap data-testid={`file-${name}`} color={chosen ? 'text.primary' : 'text.secondary'}>
-          {chosen ?? (stored !== undefined && stored !== null ? 'Keeping the stored file' : 'No file chosen')}
+          {chosen ?? (stored !== undefined && stored !== null && !required ? 'Keeping the stored file' : 'No file chosen')}
         </Typography>
         {!chosen && isUrl(stored) && (
           <Link href={stored} target="_blank" rel="noreferrer" variant="body2" noWrap>

@@ -11,6 +11,8 @@ const ROOT = resolve(import.meta.dirname, '../..');
 
 export interface RunningServer {
   url: string;
+  /** The server's DATA_DIR (uploads, build folders, the SQLite file). */
+  dataDir: string;
   /** GET/POST one API call as `token`; resolves to the envelope. */
   api(method: string, path: string, params?: Record<string, unknown>, token?: string): Promise<{ result: boolean; data?: any; message?: string }>;
   login(email?: string, password?: string): Promise<string>;
@@ -83,6 +85,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
 
   return {
     url,
+    dataDir,
     api,
     async login(email = ADMIN.email, password = ADMIN.password) {
       const answer = await api('POST', '/v1/user/login', { email, password });

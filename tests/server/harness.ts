@@ -81,6 +81,13 @@ async function freshPostgresDatabase(): Promise<{ url: string; drop(): Promise<v
     async drop() {
       const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
       await client.connect();
+      // pg's pool.end() returns before its sockets close; a forced drop would then kill a closing client,
+      // whose FATAL message surfaces as an unhandled error. Wait for the app's sessions to end first.
+      for (let tries = 0; tries < 100; tries++) {
+        const { rows } = await client.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+        if (rows[0].n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       await client.query(`drop database if exists ${name} with (force)`);
       await client.end();
     },

@@ -74,6 +74,28 @@ describe('list screen actions', () => {
     await waitFor(() => expect(screen.queryAllByRole('switch')).toHaveLength(0));
   });
 
+  it('never shows deleted rows from an earlier page after Clear', async () => {
+    const gone = await maker('Stale');
+    const kept = await maker('Fresh');
+    await gadget({ makerId: gone });
+    await gadget({ makerId: kept });
+    renderGadgets();
+    await waitFor(() => expect(screen.getAllByRole('switch')).toHaveLength(2));
+    await userEvent.type(screen.getByLabelText('makerId'), `${gone}{Enter}`);
+    await waitFor(() => expect(screen.getAllByRole('switch')).toHaveLength(1));
+    await userEvent.click(screen.getByRole('button', { name: 'Delete By Filter' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(screen.queryAllByRole('switch')).toHaveLength(0));
+    // Every frame drawn after Clear is watched: the stale first page (2 rows) must never appear.
+    let most = 0;
+    const watch = new MutationObserver(() => (most = Math.max(most, document.querySelectorAll('input[role="switch"]').length)));
+    watch.observe(document.body, { childList: true, subtree: true });
+    await userEvent.click(await screen.findByRole('button', { name: 'Clear' }));
+    await waitFor(() => expect(screen.getAllByRole('switch')).toHaveLength(1));
+    watch.disconnect();
+    expect(most).toBe(1);
+  });
+
   it('keeps every row when "Delete all gadgets?" is cancelled, and empties the list on OK', async () => {
     const id = await maker('All');
     await gadget({ makerId: id });

@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
 import { createDataProvider, type DataProvider } from '../http/data-provider';
 import { connectLive, disconnectLive } from '../live/live-store';
-import type { ManifestSet } from '../manifest/load';
+import type { ManifestSet } from '../manifest/manifest-set';
 import { session, signIn, signOut, type SessionUser } from '../session/session';
 import type { PanelConfig } from './config';
 import { notify } from './notices';
@@ -17,7 +17,7 @@ export interface Panel {
 
 /**
  * The running panel: one data provider, one session, one live socket. A stored token is reused at once.
- * @example const panel = createPanel(await fetchConfig(), loadManifests(bundledManifestFiles()))
+ * @example const panel = createPanel(await fetchConfig(), bundledManifests())
  */
 export function createPanel(config: PanelConfig, manifests: ManifestSet): Panel {
   const provider = createDataProvider({

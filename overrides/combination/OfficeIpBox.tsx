@@ -1,0 +1,46 @@
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { useEffect, useState } from 'react';
+import { usePanel } from '../../src/core/app/panel';
+import { useWrite } from '../../src/core/app/write-status';
+import type { ActionOverrideProps } from '../../src/registry/override-types';
+import { loadOfficeIp, officeIp, useOfficeIp } from './office-ip';
+
+const IPV4 = /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+
+/** The office-IP box of the Combinations toolbar (`screen.toolbar: ["officeIpBox"]`); hidden from testers. */
+export default function OfficeIpBox({ role }: ActionOverrideProps) {
+  const panel = usePanel();
+  const { ip, loaded } = useOfficeIp(panel);
+  const [draft, setDraft] = useState(ip ?? '');
+  const write = useWrite('Office IP update');
+  useEffect(() => setDraft(ip ?? ''), [ip]);
+  const update = panel.manifests.byEntity.get('officeIp')?.actions.update;
+  if (role === 'tester' || !update?.roles.includes(role)) return null;
+  const pending = write.status === 'pending';
+
+  async function save() {
+    if (await write.run(() => panel.provider.call(update!, { ip: draft }))) officeIp.set({ ip: draft, loaded: true });
+    // SPEC 4: after a failed update the IP is reloaded.
+    else await loadOfficeIp(panel);
+  }
+
+  return (
+    <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }} data-testid="office-ip-box">
+      <TextField
+        size="small"
+        label="Office IP"
+        value={draft}
+        placeholder={loaded ? 'not set' : 'loading…'}
+        onChange={(e) => setDraft(e.target.value.trim())}
+        error={draft !== '' && !IPV4.test(draft)}
+        sx={{ width: 170 }}
+      />
+      <Button variant="outlined" size="small" disabled={pending || !IPV4.test(draft) || draft === ip} onClick={() => void save()} startIcon={pending ? <CircularProgress size={14} /> : undefined}>
+        Update office IP
+      </Button>
+    </Stack>
+  );
+}

@@ -1,0 +1,209 @@
+// The catalogue screens in a real browser: Delete By Filter on builds, the tester's combination rules and the
+// office IP, the localisation upload with its overwrite warning, and a look at every other catalogue screen.
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addWhitelabel, dropBuild, shot } from './catalogue-helpers';
+import { launchBrowser, loginThroughScreen, startServer, type RunningServer } from './harness';
+
+const TESTER = { email: 'tester@example.com', password: 'tester-password-1' };
+
+describe('the catalogue screens', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let token: string;
+  const ids = { acme: 0, zeta: 0, tizen: 0 };
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    token = await server.login();
+    ids.acme = await addWhitelabel(server, token, 'acme');
+    ids.zeta = await addWhitelabel(server, token, 'zeta');
+    ids.tizen = (await server.api('GET', '/v1/admin/platform/add', { name: 'tizen', maxVersion: '01.20.34' }, token)).data.id;
+    for (const wl of ['acme', 'zeta']) for (const v of ['1.0.0', '1.1.0']) dropBuild(server, [wl, 'tizen', v, '1080p']);
+    await server.api('GET', '/v1/admin/build/reload', {}, token);
+    await server.api('GET', '/v1/admin/user/add', { ...TESTER, role: 'tester' }, token);
+    page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+    await loginThroughScreen(page, server);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const dialog = () => page.getByRole('dialog');
+  const rows = () => page.locator('.MuiDataGrid-row');
+  const rowOf = (text: string) => page.locator('.MuiDataGrid-row', { hasText: text });
+
+  describe('builds', () => {
+    it('alerts "Fill some filter input" instead of deleting when no filter is applied', async () => {
+      await page.goto(`${server.url}/builds`);
+      await rowOf('zeta-tizen-1.1.0-1080p').waitFor();
+      await shot(page, 'builds');
+      await page.getByRole('button', { name: 'Delete By Filter' }).click();
+      await dialog().getByText('Fill some filter input').waitFor();
+      expect(await dialog().getByRole('button', { name: 'Cancel' }).count()).toBe(0);
+      await dialog().getByRole('button', { name: 'OK' }).click();
+      await dialog().waitFor({ state: 'detached' });
+      expect(await rows().count()).toBe(4);
+    });
+
+    it('deletes only the builds of the applied filter after "Delete builds by selecting filter?"', async () => {
+      await page.getByLabel('Whitelabel').fill('acme');
+      await page.getByLabel('Whitelabel').press('Enter');
+      await rowOf('zeta-tizen-1.0.0-1080p').waitFor({ state: 'detached' });
+      await page.getByRole('button', { name: 'Delete By Filter' }).click();
+      await dialog().getByText('Delete builds by selecting filter?').waitFor();
+      await dialog().getByRole('button', { name: 'OK' }).click();
+      await page.getByText('No records').waitFor();
+      await page.getByRole('button', { name: 'Clear' }).click();
+      // The unfiltered page is cached from a moment ago (SWR dedupes re-reads within 2 s): read it afresh.
+      await page.getByRole('button', { name: 'Reload' }).click();
+      await rowOf('acme-tizen').first().waitFor({ state: 'detached' });
+      expect(await rows().count()).toBe(2);
+      expect((await server.api('GET', '/v1/admin/build/get', {}, token)).data.count).toBe(2);
+    });
+  });
+
+  describe('combinations for a tester', () => {
+    let testerPage: Page;
+    beforeAll(async () => {
+      testerPage = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+      await loginThroughScreen(testerPage, server, TESTER.email, TESTER.password);
+    });
+
+    it('offers a tester no Add and no office-IP box while no office IP is known', async () => {
+      await testerPage.goto(`${server.url}/combinations`);
+      await testerPage.getByRole('heading', { name: /Combinations/ }).waitFor();
+      await testerPage.getByText('No records').waitFor();
+      expect(await testerPage.getByRole('button', { name: 'Add' }).count()).toBe(0);
+      expect(await testerPage.getByTestId('office-ip-box').count()).toBe(0);
+    });
+
+    it('lets an admin set the office IP in the box on the Combinations screen', async () => {
+      await page.goto(`${server.url}/combinations`);
+      const box = page.getByTestId('office-ip-box');
+      await box.getByLabel('Office IP').fill('10.20.30.40');
+      await box.getByRole('button', { name: 'Update office IP' }).click();
+      await page.getByText('Office IP update request status').waitFor();
+      expect((await server.api('GET', '/v1/admin/officeIp/get', {}, token)).data.ip).toBe('10.20.30.40');
+    });
+
+    it('prefills a tester\'s new combination with the office IP in a disabled field, and saves it', async () => {
+      await testerPage.reload();
+      await testerPage.getByRole('button', { name: 'Add' }).click();
+      const form = testerPage.getByRole('dialog');
+      const ip = form.getByLabel('IP address');
+      await ip.waitFor();
+      expect(await ip.inputValue()).toBe('10.20.30.40');
+      expect(await ip.isDisabled()).toBe(true);
+      const ok = form.getByRole('button', { name: 'OK' });
+      expect(await ok.isDisabled()).toBe(true);
+      const build = (await server.api('GET', '/v1/admin/build/get', { ownWhitelabel: 'zeta', ownVersion: '1.1.0' }, token)).data.rows[0];
+      await form.getByLabel('Build ID').fill(String(build.id));
+      await form.getByLabel('Whitelabel ID').click();
+      await testerPage.getByRole('option', { name: /zeta/ }).click();
+      await shot(testerPage, 'combination-form-tester');
+      await ok.click();
+      await testerPage.getByText('Add request status').waitFor();
+      const row = testerPage.locator('.MuiDataGrid-row', { hasText: 'zeta-tizen-1.1.0' });
+      await row.waitFor();
+      expect(await row.textContent()).toContain('10.20.30.40');
+      expect(await testerPage.getByTestId('office-ip-box').count()).toBe(0);
+      await shot(testerPage, 'combinations-tester');
+    });
+
+    it('shows the admin the names of whitelabel, platform and build, and published rows in green', async () => {
+      const build = (await server.api('GET', '/v1/admin/build/get', { ownWhitelabel: 'zeta', ownVersion: '1.0.0' }, token)).data.rows[0];
+      await server.api('GET', '/v1/admin/combination/add', {
+        whitelabelId: ids.zeta, platformId: ids.tizen, buildId: build.id, isPublished: true,
+        customBuildUrls: JSON.stringify(['https://cdn.example.com/zeta/a-rather-long-path/to/the/custom/build/app.js']),
+      }, token);
+      await page.reload();
+      const row = rowOf('zeta-tizen-1.0.0');
+      await row.waitFor();
+      expect(await row.textContent()).toContain(`${ids.zeta} zeta`);
+      expect(await row.textContent()).toContain(`${ids.tizen} tizen`);
+      expect(await row.textContent()).toContain('["https://cdn.example.com/zeta/a-rather-long-path/…');
+      expect(await row.getAttribute('class')).toContain('row-tone-success');
+      await shot(page, 'combinations');
+    });
+  });
+
+  describe('localisations', () => {
+    const file = join(tmpdir(), 'e2e-translations.json');
+    const next = join(tmpdir(), 'e2e-translations-2.json');
+    beforeAll(() => {
+      writeFileSync(file, JSON.stringify({ ru: { hello: 'Привет' }, en: { hello: 'Hello' } }));
+      writeFileSync(next, JSON.stringify({ ru: { hello: 'Здравствуйте' } }));
+    });
+
+    it('keeps OK disabled until a whitelabel and a translations file are given, then adds the record', async () => {
+      await page.goto(`${server.url}/localisations`);
+      await page.getByRole('button', { name: 'Add' }).click();
+      const ok = dialog().getByRole('button', { name: 'OK' });
+      expect(await ok.isDisabled()).toBe(true);
+      await dialog().getByLabel('Whitelabel ID').click();
+      await page.getByRole('option', { name: /acme/ }).click();
+      expect(await ok.isDisabled()).toBe(true);
+      await dialog().locator('input[type=file]').setInputFiles(file);
+      expect(await ok.isDisabled()).toBe(false);
+      await ok.click();
+      await page.getByText('Add request status').waitFor();
+      await rowOf('acme').waitFor();
+      expect(await rowOf('acme').textContent()).toContain('Привет');
+      await shot(page, 'localisations');
+    });
+
+    it('warns on edit that the upload overwrites the whitelabel\'s translations, with the whitelabel locked', async () => {
+      await rowOf('acme').getByRole('button', { name: 'Edit' }).click();
+      await dialog().getByText('This action overwrites the translations of this whitelabel.').waitFor();
+      expect(await dialog().getByLabel('Whitelabel ID').isDisabled()).toBe(true);
+      const ok = dialog().getByRole('button', { name: 'OK' });
+      expect(await ok.isDisabled()).toBe(true);
+      await shot(page, 'localisation-edit-warning');
+      await dialog().locator('input[type=file]').setInputFiles(next);
+      await ok.click();
+      await page.getByText('Edit request status').waitFor();
+      await rowOf('Здравствуйте').waitFor();
+    });
+
+    it('shows the translations as a JSON tree and deletes the record after "Delete this item?"', async () => {
+      await rowOf('acme').getByRole('button', { name: /^Show / }).click();
+      await dialog().getByRole('button', { name: /ru:/ }).click();
+      await dialog().getByText('"Здравствуйте"').waitFor();
+      await shot(page, 'localisation-json-tree');
+      await page.keyboard.press('Escape');
+      await dialog().waitFor({ state: 'detached' });
+      await rowOf('acme').getByRole('button', { name: 'Delete' }).click();
+      await dialog().getByText('Delete this item?').waitFor();
+      await dialog().getByRole('button', { name: 'OK' }).click();
+      await page.getByText('No records').waitFor();
+    });
+  });
+
+  it('draws the other catalogue screens with their rows', async () => {
+    const config = new FormData();
+    config.append('whitelabelId', String(ids.zeta));
+    config.append('isActive', 'true');
+    config.append('config', new Blob([JSON.stringify({ theme: 'dark', features: { epg: true } })], { type: 'application/json' }), 'config.json');
+    await fetch(`${server.url}/v1/admin/wlConfig/add`, { method: 'POST', headers: { Authorization: token }, body: config });
+    await server.api('GET', '/v1/admin/versionsInStoreOnTest/add', { whitelabelId: ids.acme, platformId: ids.tizen, appVersion: '1.20.34', isPublished: true }, token);
+    await server.api('GET', '/v1/admin/installation/add', { name: '6f1c2a9e-8a43-4d1e-9a57-0c7b8f1d2e3a', userId: 'user-17', whitelabelId: ids.acme }, token);
+    await server.api('POST', '/v1/admin/tech-support/add', { whitelabelId: ids.acme, url: 'https://help.acme.example.com/' }, token);
+    for (const [route, text] of [
+      ['/appVersionsOnTest', '1.20.34'],
+      ['/installations', 'user-17'],
+      ['/techSupport', 'https://help.acme.example.com/'],
+      ['/wlConfig', 'zeta'],
+    ]) {
+      await page.goto(`${server.url}${route}`);
+      await rowOf(text).waitFor();
+      await shot(page, route.slice(1));
+    }
+    expect(await rowOf('zeta').textContent()).toContain('"theme":"dark"');
+  });
+});

@@ -1,0 +1,26 @@
+// The demo data command's areas, run through the real routes on both dialects: a newcomer's first minute.
+import { expect, it } from 'vitest';
+import { catalogueAreas, type DemoContext } from '../../scripts/demo/catalogue.ts';
+import { demoApi } from '../../scripts/demo/client.ts';
+import { forEachDialect } from './harness.ts';
+
+forEachDialect('demo data', (h) => {
+  it('fills an empty database with a catalogue whose every screen has rows', async () => {
+    const ctx: DemoContext = { api: await demoApi(h.app, h.tokens.admin), ids: {} };
+    for (const [, fill] of catalogueAreas) await fill(ctx);
+    const counts = Object.fromEntries(
+      await Promise.all(
+        ['whitelabels', 'platforms', 'builds', 'combinations', 'app_versions_on_test', 'installations', 'tech_support', 'localisations', 'wl_configs'].map(
+          async (t) => [t, await h.count(t)],
+        ),
+      ),
+    );
+    expect(counts).toEqual({
+      whitelabels: 3, platforms: 3, builds: 18, combinations: 5, app_versions_on_test: 2, installations: 3, tech_support: 3, localisations: 3, wl_configs: 3,
+    });
+    const unavailable = await h.admin('GET', '/v1/admin/build/get', { query: { ownWhitelabel: 'kinomax', ownPlatform: 'androidtv', ownVersion: '1.20.33' } });
+    expect(unavailable.body.data.rows[0].isAvailable).toBe(false);
+    expect((await h.app.inject({ url: '/whitelabels/aurora_1920x1080.png' })).statusCode).toBe(200);
+    expect((await h.admin('GET', '/v1/admin/officeIp/get')).body.data.ip).toBe('10.20.30.40');
+  });
+});

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { ERROR_HEADING, whitelabelErrors } from '../../overrides/whitelabel/rules';
+
+const draft = { name: 'acme', feUrl: 'https://acme.tv/', deployConfiguration: '{"region":"eu"}' };
+
+describe('whitelabel form rules', () => {
+  it('names every missing text field and every missing file on create, in the spec\'s words', () => {
+    expect(whitelabelErrors({ name: '', feUrl: ' ', deployConfiguration: '' }, new Set(), null)).toEqual([
+      'Требуется указать name',
+      'Требуется указать feUrl',
+      'Требуется указать deployConfiguration',
+      'Требуется загрузить изображение 1280x720',
+      'Требуется загрузить изображение 1920x1080',
+      'Требуется загрузить CSS',
+    ]);
+    expect(ERROR_HEADING).toBe('Пожалуйста исправьте указанные ошибки:');
+  });
+
+  it('accepts a create with every file chosen', () => {
+    expect(whitelabelErrors(draft, new Set(['imageHD', 'imageFHD', 'cssConfig']), null)).toEqual([]);
+  });
+
+  it('on edit, accepts a missing file only when the stored asset is reachable', () => {
+    expect(whitelabelErrors(draft, new Set(), { imageHD: true, imageFHD: true, cssConfig: true })).toEqual([]);
+    expect(whitelabelErrors(draft, new Set(['imageFHD']), { imageHD: true, imageFHD: false, cssConfig: false })).toEqual(['Требуется загрузить CSS']);
+  });
+
+  it('refuses a deploy configuration that is not a JSON object', () => {
+    expect(whitelabelErrors({ ...draft, deployConfiguration: '[1]' }, new Set(['imageHD', 'imageFHD', 'cssConfig']), null)).toEqual([
+      'deployConfiguration: должен быть JSON-объектом',
+    ]);
+  });
+});
