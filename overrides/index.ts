@@ -3,6 +3,7 @@ import type { OverrideMap } from '../src/registry/override-types';
 import OfficeIpBox from './combination/OfficeIpBox';
 import { DeleteCollectionUser } from './experiment/DeleteCollectionUser';
 import { IpImportButton } from './ip-import/IpImportButton';
+import { lazyForm } from './lazy-form';
 import LazyWhitelabelForm from './whitelabel/LazyWhitelabelForm';
 
 /**
@@ -17,8 +18,8 @@ export const overrides: OverrideMap = {
   },
   forms: {
     whitelabelForm: LazyWhitelabelForm,
-    experimentForm: lazy(() => import('./experiment/ExperimentForm')),
-    testersPhonesForm: lazy(() => import('./testers-phones/TestersPhonesForm')),
+    experimentForm: lazyForm(() => import('./experiment/ExperimentForm')),
+    testersPhonesForm: lazyForm(() => import('./testers-phones/TestersPhonesForm')),
   },
   toolbar: {
     officeIpBox: OfficeIpBox,

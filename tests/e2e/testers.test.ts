@@ -1,15 +1,13 @@
 // Issue 5 in a real browser against the real server: the IP import, the tester-IP form, testers phones, the
 // experiment form's rules, the Active switch while collecting, the users of a collection, goals, and the
-// customercare home. Screenshots of every screen go to /tmp/shots-testers/.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// customercare home. Screenshots of every screen go to SHOTS_DIR when it is set.
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addWhitelabel, shot as saveShot } from './catalogue-helpers';
 import { ADMIN, launchBrowser, loginThroughScreen, startServer, type RunningServer } from './harness';
 
-const SHOTS = '/tmp/shots-testers';
 const TESTER = { email: 'tess@example.com', password: 'tester-password-1' };
 const CARE = { email: 'carl@example.com', password: 'customercare-password-1' };
 
@@ -18,10 +16,10 @@ describe('issue 5 screens', () => {
   let browser: Browser;
   let page: Page;
   let adminToken: string;
-  let dataDir: string;
+  let whitelabelIds: number[];
   // Device-written records (app info, collection users) have no panel call: the test writes them like a device backend.
   const insert = (table: string, rows: Record<string, unknown>[]) => {
-    const db = new Database(join(dataDir, 'panel.sqlite'));
+    const db = new Database(join(server.dataDir, 'panel.sqlite'));
     try {
       const columns = Object.keys(rows[0]);
       const statement = db.prepare(`insert into ${table} (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map(() => '?').join(', ')})`);
@@ -32,14 +30,13 @@ describe('issue 5 screens', () => {
   };
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    dataDir = mkdtempSync(join(tmpdir(), 'panel-e2e-testers-'));
-    [server, browser] = await Promise.all([startServer({ DATA_DIR: dataDir }), launchBrowser()]);
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
     adminToken = await server.login();
     for (const [user, role] of [[TESTER, 'tester'], [CARE, 'customercare']] as const) {
       const made = await server.api('GET', '/v1/admin/user/add', { ...user, role }, adminToken);
       if (!made.result) throw new Error(made.message);
     }
+    whitelabelIds = [await addWhitelabel(server, adminToken, 'aurora'), await addWhitelabel(server, adminToken, 'nordtv')];
     for (const [name, maxVersion] of [['tizen', '10.0.0'], ['webos', '6.0.0']]) {
       await server.api('GET', '/v1/admin/platform/add', { name, maxVersion }, adminToken);
     }
@@ -48,12 +45,11 @@ describe('issue 5 screens', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   const dialog = () => page.getByRole('dialog');
   const rowOf = (text: string) => page.locator('.MuiDataGrid-row', { hasText: text });
-  const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  const shot = (name: string) => saveShot(page, name);
   const listCount = async () => (await page.getByTestId('list-count').textContent())?.replace(/\D/g, '');
   /** A lookup is a searchable select when its entity can be listed, otherwise an id input. */
   async function chooseLookup(label: string, text: string) {
@@ -161,14 +157,14 @@ describe('issue 5 screens', () => {
     });
 
     it('asks to fill all fields, then loads the record of a whitelabel that already has one', async () => {
-      await server.api('POST', '/v1/admin/testersPhones/add', { whitelabelId: 5, phones: ['+111', '+222'], isActive: false }, adminToken);
+      await server.api('POST', '/v1/admin/testersPhones/add', { whitelabelId: whitelabelIds[1], phones: ['+111', '+222'], isActive: false }, adminToken);
       await page.goto(`${server.url}/testersPhones`);
       await rowOf('+111').waitFor();
       expect(await page.getByText('Rows per page').count()).toBe(0);
       await page.getByRole('button', { name: 'Add' }).click();
       await dialog().getByRole('button', { name: 'OK' }).click();
       await dialog().getByText('Fill all fields').waitFor();
-      await chooseLookup('Whitelabel id', '5');
+      await chooseLookup('Whitelabel id', String(whitelabelIds[1]));
       await expect.poll(() => dialog().getByRole('textbox', { name: 'Phone 2' }).inputValue()).toBe('+222');
       expect(await dialog().getByRole('textbox', { name: 'Phone 1' }).inputValue()).toBe('+111');
       expect(await dialog().getByLabel('Active').isChecked()).toBe(false);
@@ -184,6 +180,7 @@ describe('issue 5 screens', () => {
       await dialog().getByRole('button', { name: 'OK' }).click();
       await dialog().waitFor({ state: 'detached' });
       await rowOf('+333').waitFor();
+      expect(await rowOf('+333').textContent()).toContain(`${whitelabelIds[1]} nordtv`);
       expect(await listCount()).toBe('1');
       await shot('testers-phones-list');
     });
@@ -204,7 +201,7 @@ describe('issue 5 screens', () => {
       expect(await dialog().getByLabel('Probability').inputValue()).toBe('1');
       expect(await dialog().getByLabel('Active (switched from the list)').isDisabled()).toBe(true);
       expect(await ok.isDisabled()).toBe(true);
-      await chooseLookup('Whitelabel', '3');
+      await chooseLookup('Whitelabel', 'aurora');
       await chooseLookup('Platform 1', 'tizen');
       await dialog().getByRole('textbox', { name: 'Model name 1' }).fill('  UE55  ');
       await dialog().getByLabel('Records count').fill('10');
@@ -234,7 +231,7 @@ describe('issue 5 screens', () => {
       await page.getByText('New Experiment request status').waitFor();
       await dialog().waitFor({ state: 'detached' });
       const stored = (await server.api('GET', '/v1/admin/abtesting/get', {}, adminToken)).data.rows[0];
-      expect(stored).toMatchObject({ whitelabelId: 3, modelNames: ['UE55'], recordsCount: 10, probability: 0.5, isCollecting: true });
+      expect(stored).toMatchObject({ whitelabelId: whitelabelIds[0], modelNames: ['UE55'], recordsCount: 10, probability: 0.5, isCollecting: true });
       expect(stored.versionsDeploymentSettings[0]).toMatchObject({ count: 4, files: { tizen: ['bundleA.js'] } });
     });
 

@@ -1,13 +1,16 @@
 // A/B experiments (multipart add/edit with the shared rules, the Active switch), the users of a collection,
 // goals and achieved goals, on both dialects.
-import { expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
+import { whitelabelForm } from './catalogue-fixtures.ts';
 import { forEachDialect, type Harness } from './harness.ts';
 
 const blocks = (...counts: number[]) =>
   JSON.stringify(counts.map((count, i) => ({ count, groupName: `G${i}`, customUrl: '', files: { tizen: [`bundle${i}.js`] } })));
 
+let whitelabelId = 0;
+
 const experimentForm = (overrides: Record<string, string> = {}): Record<string, string> => ({
-  whitelabelId: '3',
+  whitelabelId: String(whitelabelId),
   platformIds: '[1,2]',
   modelNames: '["UE55","QE65"]',
   recordsCount: '10',
@@ -29,11 +32,16 @@ async function addUsers(h: Harness, abtestingId: number, users: { appInstallId: 
 }
 
 forEachDialect('A/B experiments', (h) => {
+  beforeAll(async () => {
+    whitelabelId = (await h.admin('POST', '/v1/admin/whitelabel/add', { form: whitelabelForm('abtest') })).body.data.id;
+  });
+
   it('adds an experiment from a multipart form and lists it with its JSON fields', async () => {
     const reply = await addExperiment(h);
     expect(reply.status).toBe(200);
     expect(reply.body.data).toMatchObject({
-      whitelabelId: 3,
+      whitelabelId,
+      whitelabel: { name: 'abtest' },
       platformIds: [1, 2],
       modelNames: ['UE55', 'QE65'],
       recordsCount: 10,
@@ -42,7 +50,7 @@ forEachDialect('A/B experiments', (h) => {
       probability: 1,
       versionsDeploymentSettings: [{ count: 4, groupName: 'G0', files: { tizen: ['bundle0.js'] } }, { count: 6 }],
     });
-    const list = await h.admin('GET', '/v1/admin/abtesting/get', { query: { whitelabelId: 3 } });
+    const list = await h.admin('GET', '/v1/admin/abtesting/get', { query: { whitelabelId } });
     expect(list.body.data.rows.map((r: { id: number }) => r.id)).toContain(reply.body.data.id);
   });
 
@@ -64,6 +72,7 @@ forEachDialect('A/B experiments', (h) => {
     [{ platformIds: '[1,' }, 'platformIds'],
     [{ modelNames: '[" UE55"]' }, 'modelNames'],
     [{ whitelabelId: '' }, 'whitelabelId'],
+    [{ whitelabelId: '99999' }, 'whitelabelId: no whitelabel with id 99999'],
     [{ isCollecting: 'maybe' }, 'isCollecting'],
     [{ versionsDeploymentSettings: '[{"count": 10, "colour": "red"}]' }, 'colour'],
     [{ owner: 'x' }, 'owner'],

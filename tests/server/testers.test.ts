@@ -1,5 +1,6 @@
 // Tester lists: IP addresses (form calls and the file import's addArray) and testers phones, on both dialects.
-import { expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
+import { whitelabelForm } from './catalogue-fixtures.ts';
 import { forEachDialect } from './harness.ts';
 
 forEachDialect('tester IP addresses', (h) => {
@@ -92,30 +93,37 @@ forEachDialect('tester IP addresses', (h) => {
 
 forEachDialect('testers phones', (h) => {
   const add = (body: unknown, token = h.tokens.tester) => h.call('POST', '/v1/admin/testersPhones/add', { body, token });
+  const wl: number[] = [];
+  beforeAll(async () => {
+    for (const name of ['phones-a', 'phones-b', 'phones-c', 'phones-d']) {
+      wl.push((await h.admin('POST', '/v1/admin/whitelabel/add', { form: whitelabelForm(name) })).body.data.id);
+    }
+  });
 
   it('lets a tester keep one phone list per whitelabel and edit it', async () => {
-    const created = await add({ whitelabelId: 7, phones: ['+100', '+200'], isActive: true });
+    const created = await add({ whitelabelId: wl[0], phones: ['+100', '+200'], isActive: true });
     expect(created.status).toBe(200);
-    expect(created.body.data).toMatchObject({ whitelabelId: 7, phones: ['+100', '+200'], isActive: true });
+    expect(created.body.data).toMatchObject({ whitelabelId: wl[0], whitelabel: { name: 'phones-a' }, phones: ['+100', '+200'], isActive: true });
     const edited = await h.call('POST', '/v1/admin/testersPhones/edit', {
       body: { id: created.body.data.id, phones: ['+300'], isActive: false },
       token: h.tokens.tester,
     });
-    expect(edited.body.data).toMatchObject({ whitelabelId: 7, phones: ['+300'], isActive: false });
-    const found = await h.call('GET', '/v1/admin/testersPhones/get', { query: { whitelabelId: 7 }, token: h.tokens.tester });
+    expect(edited.body.data).toMatchObject({ whitelabelId: wl[0], phones: ['+300'], isActive: false });
+    const found = await h.call('GET', '/v1/admin/testersPhones/get', { query: { whitelabelId: wl[0] }, token: h.tokens.tester });
     expect(found.body.data.rows).toHaveLength(1);
     expect(found.body.data.rows[0].phones).toEqual(['+300']);
   });
 
   it('refuses a second record for the same whitelabel with 409', async () => {
-    await add({ whitelabelId: 8, phones: ['+1'] });
-    const again = await add({ whitelabelId: 8, phones: ['+2'] });
+    await add({ whitelabelId: wl[1], phones: ['+1'] });
+    const again = await add({ whitelabelId: wl[1], phones: ['+2'] });
     expect(again.status).toBe(409);
     expect(again.body.message).toContain('whitelabelId');
   });
 
   it.each([
     [{ phones: ['+1'] }, 'whitelabelId'],
+    [{ whitelabelId: 99999, phones: ['+1'] }, 'whitelabelId: no whitelabel with id 99999'],
     [{ whitelabelId: 9, phones: [] }, 'phones'],
     [{ whitelabelId: 9, phones: ['+1', ''] }, 'phones'],
     [{ whitelabelId: 9 }, 'phones'],
@@ -131,9 +139,8 @@ forEachDialect('testers phones', (h) => {
   });
 
   it('deletes a record with DELETE remove', async () => {
-    const id = (await add({ whitelabelId: 10, phones: ['+1'] })).body.data.id;
+    const id = (await add({ whitelabelId: wl[3], phones: ['+1'] })).body.data.id;
     expect((await h.call('DELETE', '/v1/admin/testersPhones/remove', { query: { id }, token: h.tokens.tester })).status).toBe(200);
-    expect(await h.count('testers_phones')).toBeGreaterThanOrEqual(0);
-    expect((await h.admin('GET', '/v1/admin/testersPhones/get', { query: { whitelabelId: 10 } })).body.data.count).toBe(0);
+    expect((await h.admin('GET', '/v1/admin/testersPhones/get', { query: { whitelabelId: wl[3] } })).body.data.count).toBe(0);
   });
 });
