@@ -115,8 +115,9 @@ export function objectValidator(properties: Record<string, FieldSchema>, require
 export function describeError(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   if (error.keyword === 'required') return `${String(params.missingProperty)}: is required`;
-  if (error.keyword === 'additionalProperties') return `${String(params.additionalProperty)}: is not an accepted field`;
-  const field = error.instancePath.slice(1).replace(/\//g, '.') || 'input';
+  const path = error.instancePath.slice(1).replace(/\//g, '.');
+  if (error.keyword === 'additionalProperties') return `${path ? `${path}.` : ''}${String(params.additionalProperty)}: is not an accepted field`;
+  const field = path || 'input';
   if (error.keyword === 'enum') return `${field}: must be one of ${(params.allowedValues as unknown[]).join(', ')}`;
   return `${field}: ${error.message}`;
 }

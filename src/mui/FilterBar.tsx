@@ -2,6 +2,7 @@ import ClearIcon from '@mui/icons-material/Clear';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import { hasFilter, filterParam } from '../core/list/list-query';
+import { useListContext } from '../core/list/list-context';
 import { fieldSchema } from '../core/manifest/fields';
 import type { Manifest } from '../core/manifest/types';
 import { filterKinds } from '../registry/filters';
@@ -19,7 +20,9 @@ export interface FilterBarProps {
 
 /** The filter box of `list.filters`; Clear is enabled only while some filter is filled. */
 export function FilterBar({ manifest, file, draft, applied, onDraft, onApply, onClear }: FilterBarProps) {
-  const filters = manifest.list?.filters ?? [];
+  // A filter the route already fills (the collection id of /abtesting/:collectionId) is not offered again.
+  const { callParams } = useListContext();
+  const filters = (manifest.list?.filters ?? []).filter((f) => !(filterParam(f) in callParams));
   if (filters.length === 0) return null;
   return (
     <Stack direction="row" spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'center' }} role="search">

@@ -11,6 +11,7 @@ import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { customizeValidator } from '@rjsf/validator-ajv8';
 import { useMemo, useRef, useState } from 'react';
 import { actionOfKind } from '../core/access/access';
+import { recordNoun } from '../core/manifest/fields';
 import { usePanel } from '../core/app/panel';
 import { useWrite } from '../core/app/write-status';
 import { acceptOf, fileRuleOf, withFiles, type ChosenFiles } from '../core/form/files';
@@ -55,7 +56,7 @@ export default function FormModal({ manifest, role, record, open, onClose, onSav
   const files = useRef<ChosenFiles>(new Map());
   const formContext = useMemo<EntityFormContext>(() => ({ files: files.current, record }), [record]);
   const pending = write.status === 'pending';
-  const title = `${mode === 'edit' ? 'Edit' : 'Add'} ${manifest.title.replace(/s$/, '').toLowerCase()}`;
+  const title = mode === 'create' && action?.[1].ui?.label ? action[1].ui.label : `${mode === 'edit' ? 'Edit' : 'Add'} ${recordNoun(manifest)}`;
 
   async function save(formData: Values) {
     if (!action) return;

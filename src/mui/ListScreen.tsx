@@ -250,7 +250,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
           </Tooltip>
           {create && hasForm && (
             <Button variant="contained" startIcon={<AddIcon />} onClick={() => openForm(null)}>
-              Add
+              {create[1].ui?.label ?? 'Add'}
             </Button>
           )}
         </Stack>

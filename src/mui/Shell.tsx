@@ -18,7 +18,7 @@ import { useStore } from '../core/store';
 import { RouteFallback } from './App';
 import { PANEL_NAME } from './theme';
 
-const navButton = { color: 'inherit', px: 1.5, opacity: 0.85, '&.active': { opacity: 1, bgcolor: 'rgba(255,255,255,0.16)' } } as const;
+const navButton = { color: 'inherit', px: 1.25, flexShrink: 0, whiteSpace: 'nowrap', opacity: 0.85, '&.active': { opacity: 1, bgcolor: 'rgba(255,255,255,0.16)' } } as const;
 
 function NavLinkButton({ link }: { link: MenuLink }) {
   const { pathname } = useLocation();
@@ -64,20 +64,26 @@ export default function Shell() {
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
       <AppBar position="sticky" color="primary">
-        <Toolbar sx={{ gap: 1, flexWrap: 'wrap' }}>
+        <Toolbar sx={{ gap: 1, flexWrap: 'nowrap', minWidth: 0 }}>
           <Typography component={RouterLink} to="/" variant="h6" sx={{ color: 'inherit', textDecoration: 'none', mr: 2, fontWeight: 700, whiteSpace: 'nowrap' }}>
             {PANEL_NAME} {version}
           </Typography>
-          <Box component="nav" aria-label="Main menu" sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap', flexGrow: 1 }}>
+          {/* One line at any width: the menu scrolls sideways rather than pushing Logout onto a second row. */}
+          <Box
+            component="nav"
+            aria-label="Main menu"
+            sx={{ display: 'flex', gap: 0.25, flexWrap: 'nowrap', flexGrow: 1, minWidth: 0, overflowX: 'auto', scrollbarWidth: 'none' }}
+          >
             {menu.map((entry) => (entry.kind === 'group' ? <NavGroup key={entry.label} group={entry} /> : <NavLinkButton key={entry.route} link={entry} />))}
           </Box>
-          <Typography variant="body2" data-testid="user-email" sx={{ opacity: 0.9 }}>
+          <Typography variant="body2" data-testid="user-email" noWrap title={user?.email} sx={{ opacity: 0.9, maxWidth: 220, flexShrink: 0 }}>
             {user?.email}
           </Typography>
           <Divider orientation="vertical" flexItem sx={{ borderColor: 'rgba(255,255,255,0.3)', mx: 1 }} />
           <Button
             color="inherit"
             startIcon={<Logout />}
+            sx={{ flexShrink: 0 }}
             onClick={async () => {
               await panel.logout();
               navigate('/login', { replace: true });

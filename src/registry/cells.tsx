@@ -10,6 +10,7 @@ import { createRegistry } from './registry';
 import { JsonCell } from '../mui/cells/JsonCell';
 import { CopyCell, ImageCell, LinkCell } from '../mui/cells/LinkCells';
 import { ToggleCell } from '../mui/cells/ToggleCell';
+import { LookupCell } from '../mui/cells/LookupCell';
 
 /** Text, cut at `column.truncate` characters with the full text in a tooltip on hover. */
 export function TextCell({ value, row, column, schema }: CellProps) {
@@ -33,7 +34,7 @@ export function BooleanCell({ value }: CellProps) {
 
 export const cells = createRegistry<ComponentType<CellProps>>(
   'cell',
-  { text: TextCell, boolean: BooleanCell, toggle: ToggleCell, json: JsonCell, link: LinkCell, image: ImageCell, copy: CopyCell },
+  { text: TextCell, boolean: BooleanCell, toggle: ToggleCell, json: JsonCell, link: LinkCell, image: ImageCell, copy: CopyCell, lookup: LookupCell },
   overrides.cells,
 );
 

@@ -194,7 +194,7 @@ describe('issue 5 screens', () => {
     it('keeps the experiment form closed to counts that do not add up, then saves it', async () => {
       await page.goto(`${server.url}/abtesting`);
       await page.getByRole('heading', { name: /A\/B experiments/ }).waitFor();
-      await page.getByRole('button', { name: 'Add' }).click();
+      await page.getByRole('button', { name: 'New Experiment' }).click();
       const ok = dialog().getByRole('button', { name: 'OK' });
       expect(await dialog().getByLabel('Collecting users').isChecked()).toBe(true);
       expect(await dialog().getByLabel('Random save').isChecked()).toBe(true);

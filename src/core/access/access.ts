@@ -59,7 +59,9 @@ export function menuFor(manifests: Manifest[], role: Role): MenuEntry[] {
     group.order = Math.min(group.order, link.order);
   }
   for (const g of groups.values()) g.items.sort((a, b) => a.order - b.order || a.label.localeCompare(b.label));
-  return top.sort((a, b) => a.order - b.order || a.label.localeCompare(b.label));
+  // A dropdown holding a single entry for this role is just that entry (customercare's App Info).
+  const flat = top.map((entry) => (entry.kind === 'group' && entry.items.length === 1 ? entry.items[0] : entry));
+  return flat.sort((a, b) => a.order - b.order || a.label.localeCompare(b.label));
 }
 
 /** The action if `role` may call it, else undefined: the UI shows only what the server lets through. */

@@ -37,6 +37,16 @@ export function detailFields(manifest: Manifest): string[] {
   return [...own, ...relations, ...compose];
 }
 
+/**
+ * One record of a manifest in words, for titles: recordNoun({title: 'Tester IP addresses'}) === 'tester IP address'.
+ * The first letter is lowered unless the word is an acronym ('WL config').
+ */
+export function recordNoun(manifest: Manifest): string {
+  const title = manifest.title;
+  const singular = /sses$/.test(title) ? title.slice(0, -2) : /ies$/.test(title) ? `${title.slice(0, -3)}y` : title.replace(/s$/, '');
+  return /^[A-Z][a-z]/.test(singular) ? singular[0].toLowerCase() + singular.slice(1) : singular;
+}
+
 /** Field text for tables and details: booleans as yes/no, dates in the local format, JSON as text. */
 export function formatValue(value: unknown, schema?: FieldSchema): string {
   if (value === null || value === undefined) return '';
