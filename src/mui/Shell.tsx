@@ -18,7 +18,7 @@ import { useStore } from '../core/store';
 import { RouteFallback } from './App';
 import { PANEL_NAME } from './theme';
 
-const navButton = { color: 'inherit', px: 1.25, flexShrink: 0, whiteSpace: 'nowrap', opacity: 0.85, '&.active': { opacity: 1, bgcolor: 'rgba(255,255,255,0.16)' } } as const;
+const navButton = { color: 'inherit', px: 1, minWidth: 0, flexShrink: 0, whiteSpace: 'nowrap', opacity: 0.85, '& .MuiButton-endIcon': { ml: 0.25 }, '&.active': { opacity: 1, bgcolor: 'rgba(255,255,255,0.16)' } } as const;
 
 function NavLinkButton({ link }: { link: MenuLink }) {
   const { pathname } = useLocation();
@@ -65,7 +65,7 @@ export default function Shell() {
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
       <AppBar position="sticky" color="primary">
         <Toolbar sx={{ gap: 1, flexWrap: 'nowrap', minWidth: 0 }}>
-          <Typography component={RouterLink} to="/" variant="h6" sx={{ color: 'inherit', textDecoration: 'none', mr: 2, fontWeight: 700, whiteSpace: 'nowrap' }}>
+          <Typography component={RouterLink} to="/" variant="h6" sx={{ color: 'inherit', textDecoration: 'none', mr: 1, fontSize: 18, fontWeight: 700, whiteSpace: 'nowrap' }}>
             {PANEL_NAME} {version}
           </Typography>
           {/* One line at any width: the menu scrolls sideways rather than pushing Logout onto a second row. */}
