@@ -16,7 +16,7 @@ import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useState } from 'react';
 import useSWR from 'swr';
 import { actionOfKind } from '../../src/core/access/access';
 import { usePanel } from '../../src/core/app/panel';
@@ -24,6 +24,7 @@ import { useWrite } from '../../src/core/app/write-status';
 import { actionLabel } from '../../src/core/list/record-actions';
 import { LookupSelect } from '../../src/mui/LookupSelect';
 import type { FormOverrideProps } from '../../src/registry/override-types';
+import { FormSection, TextListField } from '../shared/FormList';
 import { cleanModelNames, experimentProblems, newExperiment, removeItem, type DeploymentBlock, type ExperimentDraft } from './rules';
 
 /** SPEC 7: the experiment form lists whitelabels and platforms as a page of 30 rows. */
@@ -58,17 +59,6 @@ function usePlatformNames(): Map<string, string> {
 
 const numberOrNull = (text: string) => (text === '' ? null : Number(text));
 
-function Section({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
-  return (
-    <Stack spacing={1}>
-      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
-        <Typography variant="subtitle2">{title}</Typography>
-        {action}
-      </Stack>
-      {children}
-    </Stack>
-  );
-}
 
 /**
  * The A/B experiment add/edit modal (SPEC 4 and 5). Its OK button follows `experimentProblems`, the same
@@ -140,7 +130,7 @@ export default function ExperimentForm({ manifest, role, record, open, onClose, 
             onChange={(value) => set({ whitelabelId: (value as number | undefined) ?? null })}
           />
 
-          <Section
+          <FormSection
             title="Platforms"
             action={
               <Button size="small" startIcon={<AddIcon />} onClick={() => set({ platformIds: [...platformIds, null] })}>
@@ -165,31 +155,9 @@ export default function ExperimentForm({ manifest, role, record, open, onClose, 
                 </IconButton>
               </Stack>
             ))}
-          </Section>
+          </FormSection>
 
-          <Section
-            title="Model names"
-            action={
-              <Button size="small" startIcon={<AddIcon />} onClick={() => set({ modelNames: [...modelNames, ''] })}>
-                Add model
-              </Button>
-            }
-          >
-            {modelNames.map((name, index) => (
-              <Stack key={index} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                <TextField
-                  fullWidth
-                  size="small"
-                  label={`Model name ${index + 1}`}
-                  value={name}
-                  onChange={(e) => set({ modelNames: modelNames.map((m, i) => (i === index ? e.target.value : m)) })}
-                />
-                <IconButton aria-label={`Remove model name ${index + 1}`} onClick={() => set({ modelNames: removeItem(modelNames, index, () => '') })}>
-                  <RemoveIcon />
-                </IconButton>
-              </Stack>
-            ))}
-          </Section>
+          <TextListField title="Model names" itemLabel="Model name" addLabel="Add model" values={modelNames} onChange={(next) => set({ modelNames: next })} />
 
           <TextField
             label="Records count"
@@ -200,7 +168,7 @@ export default function ExperimentForm({ manifest, role, record, open, onClose, 
             slotProps={{ htmlInput: { min: 1 } }}
           />
 
-          <Section
+          <FormSection
             title={`Deployment: the counts add up to ${sum} of ${draft.recordsCount ?? '—'}`}
             action={
               <Button size="small" startIcon={<AddIcon />} onClick={() => set({ versionsDeploymentSettings: [...blocks, blankBlock()] })}>
@@ -261,7 +229,7 @@ export default function ExperimentForm({ manifest, role, record, open, onClose, 
                 </Stack>
               </Paper>
             ))}
-          </Section>
+          </FormSection>
 
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
             <FormControlLabel

@@ -1,5 +1,3 @@
-import AddIcon from '@mui/icons-material/Add';
-import RemoveIcon from '@mui/icons-material/RemoveCircleOutlined';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -9,10 +7,7 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import { useRef, useState } from 'react';
 import { actionOfKind } from '../../src/core/access/access';
 import { usePanel } from '../../src/core/app/panel';
@@ -20,7 +15,7 @@ import { useWrite } from '../../src/core/app/write-status';
 import { actionLabel } from '../../src/core/list/record-actions';
 import { LookupSelect } from '../../src/mui/LookupSelect';
 import type { FormOverrideProps } from '../../src/registry/override-types';
-import { removeItem } from '../experiment/rules';
+import { TextListField } from '../shared/FormList';
 
 type Row = Record<string, unknown>;
 
@@ -82,28 +77,7 @@ export default function TestersPhonesForm({ manifest, role, record, open, onClos
             </Alert>
           )}
           <LookupSelect id="testers-phones-whitelabel" entity="whitelabel" label="Whitelabel id" required value={whitelabelId} onChange={(v) => void chooseWhitelabel(v as number | undefined)} />
-          <Stack spacing={1}>
-            <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
-              <Typography variant="subtitle2">Phones</Typography>
-              <Button size="small" startIcon={<AddIcon />} onClick={() => setPhones([...phones, ''])}>
-                Add phone
-              </Button>
-            </Stack>
-            {phones.map((phone, index) => (
-              <Stack key={index} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                <TextField
-                  fullWidth
-                  size="small"
-                  label={`Phone ${index + 1}`}
-                  value={phone}
-                  onChange={(e) => setPhones(phones.map((p, i) => (i === index ? e.target.value : p)))}
-                />
-                <IconButton aria-label={`Remove phone ${index + 1}`} onClick={() => setPhones(removeItem(phones, index, () => ''))}>
-                  <RemoveIcon />
-                </IconButton>
-              </Stack>
-            ))}
-          </Stack>
+          <TextListField title="Phones" itemLabel="Phone" addLabel="Add phone" values={phones} onChange={setPhones} />
           <FormControlLabel control={<Checkbox checked={isActive} onChange={(e) => setIsActive(e.target.checked)} />} label="Active" />
         </Stack>
       </DialogContent>
