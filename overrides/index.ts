@@ -15,6 +15,7 @@ import LazyWhitelabelForm from './whitelabel/LazyWhitelabelForm';
 export const overrides: OverrideMap = {
   screens: {
     combinationsScreen: lazy(() => import('./combination/CombinationsScreen')),
+    dashboard: lazy(() => import('./dashboard/DashboardScreen')),
   },
   forms: {
     whitelabelForm: LazyWhitelabelForm,

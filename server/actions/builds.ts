@@ -95,12 +95,14 @@ async function record(engine: Engine, db: Kysely<any>, found: FoundBuild[]) {
   return added;
 }
 
+const builds = (n: number) => `${n} build${n === 1 ? '' : 's'}`;
+
 function report(engine: Engine, scope: string, found: FoundBuild[], added: number) {
   const byWl = new Map<string, number>();
   for (const b of found) byWl.set(b.ownWhitelabel, (byWl.get(b.ownWhitelabel) ?? 0) + 1);
-  const line = `${scope}: ${found.length} builds on disk, ${added} new`;
+  const line = `${scope}: ${builds(found.length)} on disk, ${added} new`;
   engine.live.emit('console', `${new Date().toISOString()} ${line}`);
-  engine.live.emit('wlStatuses', [...byWl].map(([whitelabel, count]) => ({ whitelabel, messages: [`${count} builds reloaded`] })));
+  engine.live.emit('wlStatuses', [...byWl].map(([whitelabel, count]) => ({ whitelabel, messages: [`${builds(count)} reloaded`] })));
   return { found: found.length, added };
 }
 

@@ -11,7 +11,6 @@ import { Notices } from './Notices';
 
 const LoginScreen = lazy(() => import('./LoginScreen'));
 const Shell = lazy(() => import('./Shell'));
-const HomeScreen = lazy(() => import('./HomeScreen'));
 const NotFound = lazy(() => import('./NotFound'));
 const EntityScreen = lazy(() => import('./EntityScreen'));
 
@@ -54,7 +53,8 @@ function screenRoute(m: Manifest) {
   return (
     <Route
       key={m.entity}
-      path={screen.route.replace(/^\//, '').replace(/\{(\w+)\}/g, ':$1')}
+      index={screen.route === '/' || undefined}
+      path={screen.route === '/' ? undefined : screen.route.replace(/^\//, '').replace(/\{(\w+)\}/g, ':$1')}
       element={
         <Guard roles={screen.roles}>
           <EntityScreen manifest={m} />
@@ -86,7 +86,6 @@ export function App() {
               </RequireLogin>
             }
           >
-            <Route index element={<HomeScreen />} />
             {screens(manifests.all).map(screenRoute)}
             <Route path="*" element={<NotFound />} />
           </Route>

@@ -1,0 +1,62 @@
+// The dashboard at "/": the build calls as buttons, and the live console and panels fed over the socket.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addWhitelabel, dropBuild, shot } from './catalogue-helpers';
+import { launchBrowser, loginThroughScreen, startServer, type RunningServer } from './harness';
+
+describe('the dashboard', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    const token = await server.login();
+    await addWhitelabel(server, token, 'acme');
+    page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+    await loginThroughScreen(page, server);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const region = (name: string) => page.getByRole('region', { name });
+
+  it('opens on "/" with the three empty live panels and Reload builds for wl disabled until a whitelabel is chosen', async () => {
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await region('Update statuses').getByText('No update info').waitFor();
+    await region('Build check statuses').getByText('No active check processes').waitFor();
+    await region('Last build processing errors').getByText('No last errors').waitFor();
+    expect(await page.getByRole('button', { name: 'Reload builds for wl' }).isDisabled()).toBe(true);
+    await page.getByText('Live', { exact: true }).waitFor();
+  });
+
+  it('reloads builds: the console and the whitelabel panel show what the server found, live', async () => {
+    dropBuild(server, ['acme', 'tizen', '1.0.0', '1080p']);
+    dropBuild(server, ['acme', 'webos', '1.0.0', '1080p']);
+    await page.getByRole('button', { name: 'Reload builds', exact: true }).click();
+    await page.getByText('Reload builds request status').waitFor();
+    await page.getByRole('log', { name: 'Console' }).getByText(/Reload builds: 2 builds on disk, 2 new/).waitFor();
+    await region('Update statuses').getByText('2 builds reloaded').waitFor();
+    expect(await region('Update statuses').textContent()).toContain('acme');
+  });
+
+  it('updates build statuses: a build whose file is gone is listed among the last errors', async () => {
+    rmSync(join(server.dataDir, 'builds', 'acme', 'webos', '1.0.0', '1080p', 'app.js'));
+    await page.getByRole('button', { name: 'Update builds statuses' }).click();
+    await page.getByText('Update builds statuses request status').waitFor();
+    await region('Last build processing errors').getByText(/missing/).waitFor();
+    await page.getByRole('log', { name: 'Console' }).getByText(/1 available, 1 unavailable/).waitFor();
+    await shot(page, 'dashboard');
+  });
+
+  it('reloads the builds of one whitelabel chosen in the lookup', async () => {
+    await page.getByLabel('Whitelabel ID').click();
+    await page.getByRole('option', { name: /acme/ }).click();
+    await page.getByRole('button', { name: 'Reload builds for wl' }).click();
+    await page.getByRole('log', { name: 'Console' }).getByText(/Reload builds for acme: 1 build on disk, 0 new/).waitFor();
+  });
+});
