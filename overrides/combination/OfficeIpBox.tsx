@@ -23,8 +23,11 @@ export default function OfficeIpBox({ role }: ActionOverrideProps) {
 
   async function save() {
     if (await write.run(() => panel.provider.call(update!, { ip: draft }))) officeIp.set({ ip: draft, loaded: true });
-    // SPEC 4: after a failed update the IP is reloaded.
-    else await loadOfficeIp(panel);
+    // SPEC 4: after a failed update the IP is reloaded, and the box shows it again instead of the refused text.
+    else {
+      await loadOfficeIp(panel);
+      setDraft(officeIp.get().ip ?? '');
+    }
   }
 
   return (

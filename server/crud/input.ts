@@ -79,6 +79,8 @@ export function coerce(value: unknown, schema: FieldSchema, field: string, fromS
     if (typeof value === 'string' && !allowsString(schema)) return parseJsonSafely(value, field);
     return value;
   }
+  // SPEC 9: the default mask is 32, so a stored address always carries one (as the import's do).
+  if (schema.format === 'ipv4cidr' && typeof value === 'string' && /^\d{1,3}(\.\d{1,3}){3}$/.test(value)) return `${value}/32`;
   if (!fromStrings || typeof value !== 'string') return value;
   if (value === '' && allowsNull(schema)) return null;
   if (kind === 'integer' && /^-?\d{1,15}$/.test(value)) return Number(value);

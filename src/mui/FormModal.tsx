@@ -7,7 +7,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import type CoreForm from '@rjsf/core';
 import Form from '@rjsf/mui';
-import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import type { ErrorSchema, RJSFSchema, UiSchema } from '@rjsf/utils';
 import { customizeValidator } from '@rjsf/validator-ajv8';
 import { useMemo, useRef, useState } from 'react';
 import { actionOfKind } from '../core/access/access';
@@ -23,6 +23,31 @@ import { widgets, type EntityFormContext } from '../registry/widgets';
 const validator = customizeValidator({ customFormats: CUSTOM_FORMATS });
 
 type Values = Record<string, unknown>;
+
+const FORMAT_TEXT: Record<string, string> = {
+  ipv4cidr: 'must be an IPv4 address a.b.c.d (each part 0-255) with an optional /mask 0-32',
+  semver: 'must be a version XX.YY.ZZ',
+  version3: 'must be a version X.X.X',
+  email: 'must be an e-mail address',
+  uri: 'must be a URL',
+};
+
+/**
+ * The errors of fields that hold a value (a missing value is the required gate's business), shown at the field
+ * as the user types and keeping OK disabled: a bad IP never reaches the server.
+ */
+function fieldProblems(schema: RJSFSchema, values: Values): ErrorSchema<Values> {
+  const out: Record<string, { __errors: string[] }> = {};
+  for (const error of validator.validateFormData(values, schema).errors) {
+    if (error.name === 'required') continue;
+    const field = String(error.property ?? '').replace(/^\./, '').split('.')[0];
+    const value = values[field];
+    if (!field || value === undefined || value === null || value === '') continue;
+    const text = error.name === 'format' ? (FORMAT_TEXT[String(error.params?.format)] ?? error.message) : error.message;
+    (out[field] ??= { __errors: [] }).__errors.push(String(text));
+  }
+  return out as ErrorSchema<Values>;
+}
 
 /**
  * The one add/edit modal of every entity (RJSF, MUI theme): fields, widgets and locks from the manifest, OK
@@ -51,6 +76,7 @@ export default function FormModal({ manifest, role, record, open, onClose, onSav
     return ui;
   }, [fields, file, manifest]);
   const [values, setValues] = useState<Values>(() => initialValues(fields, record));
+  const problems = useMemo(() => fieldProblems(schema, values), [schema, values]);
   const write = useWrite(action ? actionLabel(action[1]) : 'Save');
   const formRef = useRef<CoreForm<Values>>(null);
   const files = useRef<ChosenFiles>(new Map());
@@ -86,6 +112,7 @@ export default function FormModal({ manifest, role, record, open, onClose, onSav
           formData={values}
           validator={validator}
           formContext={formContext}
+          extraErrors={problems}
           noHtml5Validate
           showErrorList={false}
           disabled={pending}
@@ -99,7 +126,7 @@ export default function FormModal({ manifest, role, record, open, onClose, onSav
         </Button>
         <Button
           variant="contained"
-          disabled={!action || pending || !requiredFilled(fields, values)}
+          disabled={!action || pending || !requiredFilled(fields, values) || Object.keys(problems).length > 0}
           onClick={() => formRef.current?.submit()}
           startIcon={pending ? <CircularProgress size={16} color="inherit" /> : undefined}
         >

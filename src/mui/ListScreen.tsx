@@ -295,6 +295,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
                   select
                   size="small"
                   label="Order"
+                  disabled={!query.sortBy}
                   value={query.sortOrder}
                   onChange={(e) => setQuery({ ...query, sortOrder: e.target.value as 'asc' | 'desc', page: 1 })}
                   sx={{ minWidth: 110 }}

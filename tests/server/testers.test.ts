@@ -35,6 +35,13 @@ forEachDialect('tester IP addresses', (h) => {
     expect(await h.count('tester_ips')).toBe(before);
   });
 
+  it('stores a single address given without a mask with /32, on add and on edit, like the import does', async () => {
+    const created = await add({ ip: '10.7.7.7', vendor: 'lg' });
+    expect(created.body.data.ip).toBe('10.7.7.7/32');
+    const edited = await h.admin('GET', '/v1/admin/testersIP/edit', { query: { id: created.body.data.id, ip: '10.7.7.8' } });
+    expect(edited.body.data.ip).toBe('10.7.7.8/32');
+  });
+
   it('imports a list in one call, adding /32 where no mask is given', async () => {
     const reply = await addArray({ ips: [{ ip: '20.0.0.1', vendor: 'samsung' }, { ip: '20.0.1.0/24', vendor: 'lg' }] });
     expect(reply.body).toEqual({ result: true, data: { count: 2 } });

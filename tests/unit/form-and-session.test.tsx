@@ -26,6 +26,24 @@ describe('generic form modal', () => {
   });
 });
 
+describe('the OK gate of a form checks formats, not only presence', () => {
+  it('keeps OK disabled for 256.1.1.1, 1.2.3.4/33 and 1.2.3 in the tester IP form, and enables it for 10.0.0.1', async () => {
+    renderAsAdmin(<FormModal manifest={manifest('testerIP')} role="admin" record={null} open onClose={() => undefined} onSaved={() => undefined} />);
+    const ok = (await screen.findByRole('button', { name: 'OK' })) as HTMLButtonElement;
+    await userEvent.click(screen.getByLabelText(/Vendor/));
+    await userEvent.click(await screen.findByRole('option', { name: 'samsung' }));
+    const ip = screen.getByLabelText(/^IP/);
+    for (const bad of ['256.1.1.1', '1.2.3.4/33', '1.2.3']) {
+      await userEvent.clear(ip);
+      await userEvent.type(ip, bad);
+      await waitFor(() => expect(ok.disabled).toBe(true));
+    }
+    await userEvent.clear(ip);
+    await userEvent.type(ip, '10.0.0.1');
+    await waitFor(() => expect(ok.disabled).toBe(false));
+  });
+});
+
 describe('data provider', () => {
   it('on a 401 while a token is held, notifies "You need to login again" with "Error" and logs out', async () => {
     const panel = createPanel({ backendUrl: serverUrl }, manifests());

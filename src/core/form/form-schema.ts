@@ -51,7 +51,8 @@ export function formJsonSchema(manifest: Manifest, fields: FormField[]): Record<
       properties[f.name] = { type: 'string', title };
       continue;
     }
-    const { readOnly: _r, writeOnly: _w, 'x-json': _j, 'x-derived': _d, ...rest } = f.schema;
+    // The description reaches the form once, as the field's help (RJSF would print it a second time).
+    const { readOnly: _r, writeOnly: _w, 'x-json': _j, 'x-derived': _d, description: _t, ...rest } = f.schema;
     properties[f.name] = { ...rest, title };
   }
   return { type: 'object', required: fields.filter((f) => f.required).map((f) => f.name), properties };

@@ -12,11 +12,11 @@ import { truncateText } from '../../core/list/presentation';
 import type { CellProps } from '../../registry/override-types';
 import { JsonTree } from './JsonTree';
 
-/** `cell: "json"`: a collapsed one-line preview; the button opens the value as a tree. */
+/** `cell: "json"`: a collapsed one-line preview with the full text on hover; the button opens the value as a tree. */
 export function JsonCell({ value, column }: CellProps) {
   const [open, setOpen] = useState(false);
   if (value === null || value === undefined) return null;
-  const { text } = truncateText(JSON.stringify(value), column.truncate ?? 50);
+  const { text, truncated } = truncateText(JSON.stringify(value), column.truncate ?? 50);
   const title = column.label ?? column.field;
   return (
     <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', minWidth: 0, height: '100%' }}>
@@ -25,7 +25,15 @@ export function JsonCell({ value, column }: CellProps) {
           <AccountTree fontSize="small" />
         </IconButton>
       </Tooltip>
-      <span style={{ fontFamily: 'ui-monospace, monospace', fontSize: 12, overflow: 'hidden', textOverflow: 'ellipsis' }}>{text}</span>
+      <Tooltip
+        placement="bottom-start"
+        slotProps={{ tooltip: { sx: { maxWidth: 560 } } }}
+        title={<pre style={{ margin: 0, whiteSpace: 'pre-wrap', wordBreak: 'break-all', maxHeight: 360, overflow: 'auto', fontSize: 12 }}>{JSON.stringify(value, null, 2)}</pre>}
+      >
+        <span data-truncated={truncated || undefined} style={{ fontFamily: 'ui-monospace, monospace', fontSize: 12, overflow: 'hidden', textOverflow: 'ellipsis' }}>
+          {text}
+        </span>
+      </Tooltip>
       <Dialog open={open} onClose={() => setOpen(false)} fullWidth maxWidth="md">
         <DialogTitle>{title}</DialogTitle>
         <DialogContent dividers>
