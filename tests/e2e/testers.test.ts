@@ -264,8 +264,20 @@ describe('issue 5 screens', () => {
       expect((await server.api('GET', '/v1/admin/abtesting/users', { id }, adminToken)).data.count).toBe(3);
     });
 
-    it('opens the users of a collection from Info: heading, filters and delete after confirmation', async () => {
+    it('opens the users of a collection from Info: heading, filters and delete after confirmation, from that collection only', async () => {
       const id = (await server.api('GET', '/v1/admin/abtesting/get', {}, adminToken)).data.rows[0].id;
+      // A second experiment holding the same application: the row delete must leave it there.
+      const db = new Database(join(server.dataDir, 'panel.sqlite'));
+      let other: number;
+      try {
+        const { id: _id, ...copy } = db.prepare('select * from experiments where id = ?').get(id) as Record<string, unknown>;
+        const columns = Object.keys(copy);
+        const values = columns.map((c) => (c === 'modelNames' ? '["QE65"]' : copy[c]));
+        other = Number(db.prepare(`insert into experiments (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map(() => '?').join(', ')})`).run(...values).lastInsertRowid);
+      } finally {
+        db.close();
+      }
+      insert('experiment_users', [{ abtestingId: other, appInstallId: 'u-b', modelName: 'QE65', version: '1.0.0', whitelabel: 'acme', platform: 'webos', userId: 'user-1' }]);
       await page.goto(`${server.url}/abtesting`);
       await rowOf('UE55').getByRole('link', { name: 'Info' }).click();
       await page.getByRole('heading', { name: `Collection ${id}: 3 users` }).waitFor();
@@ -278,6 +290,8 @@ describe('issue 5 screens', () => {
       await page.getByText('Delete this item?').waitFor();
       await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
       await page.getByRole('heading', { name: `Collection ${id}: 0 users` }).waitFor();
+      expect((await server.api('GET', '/v1/admin/abtesting/users', { id }, adminToken)).data.count).toBe(2);
+      expect((await server.api('GET', '/v1/admin/abtesting/users', { id: other, appInstallId: 'u-b' }, adminToken)).data.count).toBe(1);
     });
 
     it('adds a goal with OK disabled until the goal name is filled; page sizes 5 to 500', async () => {

@@ -139,6 +139,28 @@ forEachDialect('A/B experiments', (h) => {
     expect((await h.admin('DELETE', '/v1/admin/abtesting/info-for-testing/delete-user')).body.message).toBe('appInstallId: is required');
   });
 
+  it('deletes a user from one collection only when the collection id is given (the users screen), from all without it', async () => {
+    const one = (await addExperiment(h)).body.data.id;
+    const other = (await addExperiment(h)).body.data.id;
+    await addUsers(h, one, [{ appInstallId: 'shared-1' }, { appInstallId: 'shared-2' }]);
+    await addUsers(h, other, [{ appInstallId: 'shared-1' }, { appInstallId: 'shared-2' }]);
+    const installsOf = async (id: number) =>
+      (await h.admin('GET', '/v1/admin/abtesting/users', { query: { id } })).body.data.rows.map((r: { appInstallId: string }) => r.appInstallId);
+    const scoped = await h.admin('DELETE', '/v1/admin/abtesting/info-for-testing/delete-user', { query: { appInstallId: 'shared-1', id: one } });
+    expect(scoped.body).toEqual({ result: true, data: { count: 1 } });
+    expect(await installsOf(one)).toEqual(['shared-2']);
+    expect(await installsOf(other)).toEqual(['shared-1', 'shared-2']);
+    const again = await h.admin('DELETE', '/v1/admin/abtesting/info-for-testing/delete-user', { query: { appInstallId: 'shared-1', id: one } });
+    expect(again).toMatchObject({ status: 404, body: { message: `No experiment user with appInstallId shared-1 in collection ${one}` } });
+    const badId = await h.admin('DELETE', '/v1/admin/abtesting/info-for-testing/delete-user', { query: { appInstallId: 'shared-1', id: 'one' } });
+    expect(badId.status).toBe(400);
+    expect(badId.body.message).toMatch(/^id: /);
+    const everywhere = await h.admin('DELETE', '/v1/admin/abtesting/info-for-testing/delete-user', { query: { appInstallId: 'shared-2' } });
+    expect(everywhere.body).toEqual({ result: true, data: { count: 2 } });
+    expect(await installsOf(one)).toEqual([]);
+    expect(await installsOf(other)).toEqual(['shared-1']);
+  });
+
   it('deletes an experiment together with its users', async () => {
     const id = (await addExperiment(h)).body.data.id;
     await addUsers(h, id, [{ appInstallId: 'cascade-1' }]);
