@@ -46,15 +46,15 @@ function draftOf(record: Record<string, unknown> | null): ExperimentDraft {
   };
 }
 
-/** The platform rows of the lookup (shared with the platform selects through SWR's cache). */
-function usePlatformNames(): Map<string, string> {
+/** The platform names by id, from the lookup's rows (shared with the platform selects through SWR's cache). */
+function usePlatformNames(): Map<number, string> {
   const panel = usePanel();
   const platform = panel.manifests.byEntity.get('platform');
   const action = platform?.actions.list;
   const { data } = useSWR(action ? ['lookup', action.path, LOOKUP_PAGE] : null, () =>
     panel.provider.list<Record<string, unknown>>(action!, { page: 1, pageSize: LOOKUP_PAGE }),
   );
-  return useMemo(() => new Map((data?.rows ?? []).map((row) => [String(row.id), String(row.name)])), [data]);
+  return useMemo(() => new Map((data?.rows ?? []).map((row) => [Number(row.id), String(row.name)])), [data]);
 }
 
 const numberOrNull = (text: string) => (text === '' ? null : Number(text));
@@ -62,7 +62,8 @@ const numberOrNull = (text: string) => (text === '' ? null : Number(text));
 
 /**
  * The A/B experiment add/edit modal (SPEC 4 and 5). Its OK button follows `experimentProblems`, the same
- * function the server's `experiment.rules` check runs on add and edit.
+ * function the server's `experiment.rules` check runs on add and edit (the server also refuses platform ids
+ * that name no platform, which the 30-row lookup cannot tell).
  */
 export default function ExperimentForm({ manifest, role, record, open, onClose, onSaved }: FormOverrideProps) {
   const panel = usePanel();
@@ -81,7 +82,7 @@ export default function ExperimentForm({ manifest, role, record, open, onClose, 
   const setBlock = (index: number, patch: Partial<DeploymentBlock>) =>
     set({ versionsDeploymentSettings: blocks.map((b, i) => (i === index ? { ...b, ...patch } : b)) });
 
-  const chosenNames = chosenPlatforms.map((id) => platformNames.get(String(id)) ?? String(id));
+  const chosenNames = chosenPlatforms.map((id) => platformNames.get(id) ?? String(id));
   /** The record as it is sent: blanks dropped, names trimmed, file lists only for the chosen platforms. */
   const stored: ExperimentDraft = {
     ...draft,
@@ -96,7 +97,7 @@ export default function ExperimentForm({ manifest, role, record, open, onClose, 
       files: Object.fromEntries(chosenNames.map((name) => [name, b.files?.[name] ?? []])),
     })),
   };
-  const problems = experimentProblems(stored);
+  const problems = experimentProblems(stored, { platformNames, creating: !record });
   const sum = blocks.reduce((total, b) => total + (Number(b.count) || 0), 0);
 
   async function save() {
@@ -205,7 +206,7 @@ export default function ExperimentForm({ manifest, role, record, open, onClose, 
                     </IconButton>
                   </Stack>
                   {chosenPlatforms.map((id) => {
-                    const name = platformNames.get(String(id)) ?? String(id);
+                    const name = platformNames.get(id) ?? String(id);
                     return (
                       <Autocomplete<string, true, false, true>
                         key={id}

@@ -47,8 +47,22 @@ export function removeItem<T>(items: T[], index: number, blank: () => T): T[] {
   return rest.length === 0 ? [blank()] : rest;
 }
 
-/** Every rule the experiment breaks, as messages naming the field; empty when it may be submitted. */
-export function experimentProblems(draft: ExperimentDraft): string[] {
+/** What a rule needs beyond the draft. */
+export interface RuleContext {
+  /**
+   * Names of the platforms by id, as far as they are known. Given, every block's files map must be keyed by
+   * the name of a selected platform (an id without a known name stands for itself, as the form labels it).
+   */
+  platformNames?: ReadonlyMap<number, string>;
+  /** Adding, not editing: a new experiment starts inactive, so Active together with Collecting is refused. */
+  creating?: boolean;
+}
+
+/**
+ * Every rule the experiment breaks, as messages naming the field; empty when it may be submitted. The probability
+ * is checked whether or not random save is on: the form only disables that field.
+ */
+export function experimentProblems(draft: ExperimentDraft, context: RuleContext = {}): string[] {
   const problems: string[] = [];
   if (!draft.whitelabelId) problems.push('whitelabelId: choose a whitelabel');
   if (!draft.platformIds || !draft.platformIds[0]) problems.push('platformIds: choose the first platform');
@@ -57,13 +71,30 @@ export function experimentProblems(draft: ExperimentDraft): string[] {
   if (!recordsGiven || !Number.isFinite(records) || records === 0) {
     problems.push('recordsCount: must be filled and not zero');
   }
-  const sum = (draft.versionsDeploymentSettings ?? []).reduce((total, block) => total + (Number(block.count) || 0), 0);
+  const blocks = draft.versionsDeploymentSettings ?? [];
+  const sum = blocks.reduce((total, block) => total + (Number(block.count) || 0), 0);
   if (recordsGiven && sum !== records) {
     problems.push(`versionsDeploymentSettings: the counts add up to ${sum}, not to recordsCount ${records}`);
+  }
+  if (context.platformNames) {
+    const names = context.platformNames;
+    const selected = new Set(
+      (draft.platformIds ?? []).filter((id): id is number => typeof id === 'number').map((id) => names.get(id) ?? String(id)),
+    );
+    blocks.forEach((block, index) => {
+      for (const name of Object.keys(block.files ?? {})) {
+        if (!selected.has(name)) {
+          problems.push(`versionsDeploymentSettings: group ${index + 1} has files for "${name}", which is not a selected platform`);
+        }
+      }
+    });
   }
   const probability = Number(draft.probability);
   if (draft.probability === null || draft.probability === undefined || draft.probability === '' || !(probability >= 0 && probability <= 1)) {
     problems.push('probability: must be between 0 and 1');
+  }
+  if (context.creating && draft.isActive === true && draft.isCollecting === true) {
+    problems.push('isActive: a new experiment cannot be active while it collects users');
   }
   return problems;
 }

@@ -37,8 +37,15 @@ export const customHandlers: Record<string, CustomHandler> = {
   'experiment.deleteUser': { write: true, run: deleteExperimentUser },
 };
 
+/** What a record check may read: the write's transaction, and whether the record is added or edited. */
+export interface CheckContext {
+  engine: Engine;
+  db: Kysely<any>;
+  mode: 'create' | 'update';
+}
+
 /** Checks named by an action's `check`: the problems of a record about to be stored (empty when none). */
-export type RecordCheck = (record: Record<string, unknown>) => string[];
+export type RecordCheck = (record: Record<string, unknown>, ctx: CheckContext) => string[] | Promise<string[]>;
 
 export const recordChecks: Record<string, RecordCheck> = {
   'experiment.rules': experimentRules,

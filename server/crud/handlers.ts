@@ -32,9 +32,9 @@ function matches(condition: { field: string; equals?: unknown; notEquals?: unkno
 const derive = (fn: 'md5' | 'sha256', value: unknown) =>
   value === null || value === undefined ? null : createHash(fn).update(String(value)).digest('hex');
 
-/** The manifest's `check` on a record about to be stored: its problems are one 400. */
-function runCheck(action: ActionDecl, record: Record<string, unknown>) {
-  const problems = action.check ? recordChecks[action.check](record) : [];
+/** The manifest's `check` on a record about to be stored, in the write's transaction: its problems are one 400. */
+async function runCheck(engine: Engine, action: ActionDecl, record: Record<string, unknown>, db: Kysely<any>, mode: 'create' | 'update') {
+  const problems = action.check ? await recordChecks[action.check](record, { engine, db, mode }) : [];
   if (problems.length) throw badRequest(problems.join('; '));
 }
 
@@ -184,9 +184,9 @@ function createHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
       if (f in input) values[f] = input[f];
       else if (model.props[f].default !== undefined) values[f] = model.props[f].default;
     }
-    runCheck(action, values);
     const now = new Date().toISOString();
     return withFiles(engine.dataDir, (staging) => write(engine, call, async (trx) => {
+      await runCheck(engine, action, values, trx, 'create');
       await applyForRole(engine, action, call, values, trx);
       await checkRelations(engine, model, values, trx);
       Object.assign(values, await staging.place(model, files, values));
@@ -224,7 +224,7 @@ function updateHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
       }
       const values: Record<string, unknown> = {};
       for (const f of writable) if (f in input) values[f] = input[f];
-      runCheck(action, { ...current, ...values });
+      await runCheck(engine, action, { ...current, ...values }, trx, 'update');
       await applyForRole(engine, action, call, values, trx);
       await checkRelations(engine, model, values, trx);
       Object.assign(values, await staging.place(model, files, { ...current, ...values }));

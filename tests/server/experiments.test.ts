@@ -8,10 +8,12 @@ const blocks = (...counts: number[]) =>
   JSON.stringify(counts.map((count, i) => ({ count, groupName: `G${i}`, customUrl: '', files: { tizen: [`bundle${i}.js`] } })));
 
 let whitelabelId = 0;
+/** Platform ids by name: tizen and webos are the experiments' platforms, androidtv is never selected. */
+const platforms: Record<string, number> = {};
 
 const experimentForm = (overrides: Record<string, string> = {}): Record<string, string> => ({
   whitelabelId: String(whitelabelId),
-  platformIds: '[1,2]',
+  platformIds: JSON.stringify([platforms.tizen, platforms.webos]),
   modelNames: '["UE55","QE65"]',
   recordsCount: '10',
   isActive: 'false',
@@ -34,6 +36,9 @@ async function addUsers(h: Harness, abtestingId: number, users: { appInstallId: 
 forEachDialect('A/B experiments', (h) => {
   beforeAll(async () => {
     whitelabelId = (await h.admin('POST', '/v1/admin/whitelabel/add', { form: whitelabelForm('abtest') })).body.data.id;
+    for (const name of ['tizen', 'webos', 'androidtv']) {
+      platforms[name] = (await h.admin('GET', '/v1/admin/platform/add', { query: { name, maxVersion: '01.20.34' } })).body.data.id;
+    }
   });
 
   it('adds an experiment from a multipart form and lists it with its JSON fields', async () => {
@@ -42,7 +47,7 @@ forEachDialect('A/B experiments', (h) => {
     expect(reply.body.data).toMatchObject({
       whitelabelId,
       whitelabel: { name: 'abtest' },
-      platformIds: [1, 2],
+      platformIds: [platforms.tizen, platforms.webos],
       modelNames: ['UE55', 'QE65'],
       recordsCount: 10,
       isActive: false,
@@ -60,7 +65,7 @@ forEachDialect('A/B experiments', (h) => {
     expect(reply.body.data).toMatchObject({ isActive: false, isCollecting: true, isRandomSaveEnable: true, probability: 1 });
   });
 
-  it.each([
+  it.each<[Record<string, string | undefined>, string]>([
     [{ recordsCount: '11' }, 'versionsDeploymentSettings: the counts add up to 10, not to recordsCount 11'],
     [{ versionsDeploymentSettings: blocks(5, 6) }, 'the counts add up to 11'],
     [{ probability: '1.5' }, 'probability'],
@@ -76,12 +81,58 @@ forEachDialect('A/B experiments', (h) => {
     [{ isCollecting: 'maybe' }, 'isCollecting'],
     [{ versionsDeploymentSettings: '[{"count": 10, "colour": "red"}]' }, 'colour'],
     [{ owner: 'x' }, 'owner'],
-  ])('refuses to add an experiment with %j (400 naming it) and stores nothing', async (overrides, message) => {
+    [{ platformIds: '[{tizen},99999]' }, 'platformIds: no platform with id 99999'],
+    [{ platformIds: '[99998,{tizen},99999]' }, 'platformIds: no platform with id 99998, 99999'],
+    [{ platformIds: '[{tizen},99999999999]' }, 'platformIds: no platform with id 99999999999'],
+    [
+      { versionsDeploymentSettings: JSON.stringify([{ count: 10, files: { tizen: ['a.js'], androidtv: ['b.js'] } }]) },
+      'versionsDeploymentSettings: group 1 has files for "androidtv", which is not a selected platform',
+    ],
+    [{ platformIds: '[{webos}]' }, 'versionsDeploymentSettings: group 1 has files for "tizen", which is not a selected platform'],
+    [{ isActive: 'true', isCollecting: 'true' }, 'isActive: a new experiment cannot be active while it collects users'],
+    [{ isActive: 'true', isCollecting: undefined }, 'isActive: a new experiment cannot be active while it collects users'],
+  ])('refuses to add an experiment with %j (400 naming it) and stores nothing', async (given, message) => {
     const before = await h.count('experiments');
-    const reply = await addExperiment(h, overrides);
+    // {tizen} stands for that platform's id (known once beforeAll has run); undefined leaves the field out.
+    const form = experimentForm();
+    for (const [field, value] of Object.entries(given)) {
+      if (value === undefined) delete form[field];
+      else form[field] = value.replace(/\{(\w+)\}/g, (_, name: string) => String(platforms[name]));
+    }
+    const reply = await h.admin('POST', '/v1/admin/abtesting/add', { form });
     expect(reply.status).toBe(400);
     expect(reply.body).toEqual({ result: false, message: expect.stringContaining(message) });
     expect(await h.count('experiments')).toBe(before);
+  });
+
+  it('adds an active experiment that does not collect, and keeps a probability while random save is off', async () => {
+    const active = await addExperiment(h, { isActive: 'true', isCollecting: 'false' });
+    expect(active.status).toBe(200);
+    expect(active.body.data).toMatchObject({ isActive: true, isCollecting: false });
+    const noRandom = await addExperiment(h, { isRandomSaveEnable: 'false', probability: '0.3' });
+    expect(noRandom.status).toBe(200);
+    expect(noRandom.body.data).toMatchObject({ isRandomSaveEnable: false, probability: 0.3 });
+  });
+
+  it('refuses on edit a platform that does not exist and files for a platform no longer selected', async () => {
+    const id = String((await addExperiment(h)).body.data.id);
+    const dangling = await h.admin('POST', '/v1/admin/abtesting/edit', { form: { id, platformIds: `[${platforms.tizen},77777]` } });
+    expect(dangling).toMatchObject({ status: 400, body: { message: 'platformIds: no platform with id 77777' } });
+    const dropped = await h.admin('POST', '/v1/admin/abtesting/edit', { form: { id, platformIds: `[${platforms.webos}]` } });
+    expect(dropped.status).toBe(400);
+    expect(dropped.body.message).toContain('group 1 has files for "tizen", which is not a selected platform');
+    const moved = await h.admin('POST', '/v1/admin/abtesting/edit', {
+      form: { id, platformIds: `[${platforms.webos}]`, versionsDeploymentSettings: JSON.stringify([{ count: 10, files: { webos: ['w.js'] } }]) },
+    });
+    expect(moved.status).toBe(200);
+    expect(moved.body.data).toMatchObject({ platformIds: [platforms.webos], versionsDeploymentSettings: [{ files: { webos: ['w.js'] } }] });
+  });
+
+  it('lets an active experiment collect again on edit: only a new one must start inactive', async () => {
+    const id = (await addExperiment(h, { isActive: 'true', isCollecting: 'false' })).body.data.id;
+    const collecting = await h.admin('POST', '/v1/admin/abtesting/edit', { form: { id: String(id), isCollecting: 'true' } });
+    expect(collecting.status).toBe(200);
+    expect(collecting.body.data).toMatchObject({ isActive: true, isCollecting: true });
   });
 
   it('edits an experiment and checks the same rules against the record as it will be stored', async () => {

@@ -38,6 +38,36 @@ describe('experiment rules', () => {
     expect(experimentProblems({ ...valid, probability: 1 })).toEqual([]);
   });
 
+  it('keeps the probability rule when random save is off: the field is only disabled, its value still counts', () => {
+    expect(experimentProblems({ ...valid, isRandomSaveEnable: false, probability: 0.3 })).toEqual([]);
+    expect(experimentProblems({ ...valid, isRandomSaveEnable: false, probability: 1.5 })).toEqual(['probability: must be between 0 and 1']);
+  });
+
+  it('refuses files keyed by a platform that is not selected, once platform names are known', () => {
+    const platformNames = new Map([[2, 'tizen'], [3, 'webos'], [4, 'androidtv']]);
+    const files = (keys: string[]) => Object.fromEntries(keys.map((k) => [k, ['bundle.js']]));
+    const withFiles = (...keys: string[][]) => ({
+      ...valid,
+      versionsDeploymentSettings: keys.map((k, i) => ({ count: i === 0 ? 10 : 0, files: files(k) })),
+    });
+    expect(experimentProblems(withFiles(['tizen', 'webos'], []), { platformNames })).toEqual([]);
+    expect(experimentProblems(withFiles(['tizen'], ['androidtv']), { platformNames })).toEqual([
+      'versionsDeploymentSettings: group 2 has files for "androidtv", which is not a selected platform',
+    ]);
+    // Without names (nothing to compare with) the keys are not judged.
+    expect(experimentProblems(withFiles(['androidtv']))).toEqual([]);
+    // An id without a known name stands for itself, as the form labels its file rows.
+    expect(experimentProblems({ ...withFiles(['9']), platformIds: [2, 9] }, { platformNames })).toEqual([]);
+  });
+
+  it('refuses a new experiment that is active while it collects, and leaves edits alone', () => {
+    const message = 'isActive: a new experiment cannot be active while it collects users';
+    expect(experimentProblems({ ...valid, isActive: true, isCollecting: true }, { creating: true })).toEqual([message]);
+    expect(experimentProblems({ ...valid, isActive: true, isCollecting: false }, { creating: true })).toEqual([]);
+    expect(experimentProblems({ ...newExperiment(), ...valid }, { creating: true })).toEqual([]);
+    expect(experimentProblems({ ...valid, isActive: true, isCollecting: true })).toEqual([]);
+  });
+
   it('trims model names and leaves one blank item when the last one is removed', () => {
     expect(cleanModelNames([' UE55 ', '', '  '])).toEqual(['UE55']);
     expect(removeItem(['only'], 0, () => '')).toEqual(['']);
