@@ -1,7 +1,7 @@
-// The demo data of issue 5, one function per area like scripts/demo/catalogue.ts: tester lists, app info,
-// goals and an experiment with users and achieved goals. What the panel writes goes through the real routes;
-// what devices report (app info, experiment users, achieved goals) has no panel call, so those rows are
-// inserted into their tables as the devices' backend would.
+// The demo data of issue 5, one function per area like scripts/demo/catalogue.ts: tester lists (IPs, e-mails,
+// phones), app info, goals and an experiment with users and achieved goals. What the panel writes goes through
+// the real routes; what devices report (app info, experiment users, achieved goals) has no panel call, so those
+// rows are inserted into their tables as the devices' backend would.
 import type { Kysely } from 'kysely';
 import type { DemoContext } from './catalogue.ts';
 
@@ -16,6 +16,10 @@ async function demoTesterLists({ api, ids }: DemoContext) {
     ips: ['10.20.0.0/24', '10.20.1.7/32', '172.16.5.0/28', '192.168.10.1/32'].map((ip, i) => ({ ip, vendor: i % 2 ? 'lg' : 'samsung' })),
   });
   await api.call('GET', '/v1/admin/testersIP/add', { ip: '203.0.113.9/32', vendor: 'custom', description: 'office Wi-Fi' });
+  // Two testers still testing, one who left (inactive), as the Tester emails screen highlights them.
+  for (const [email, active] of [['qa.lead@example.com', true], ['tv-lab@example.com', true], ['former.tester@example.com', false]] as const) {
+    await api.call('GET', '/v1/admin/testersEmails/add', { email, active });
+  }
   for (const [i, whitelabelId] of Object.values(ids.whitelabel ?? {}).slice(0, 2).entries()) {
     await api.call('POST', '/v1/admin/testersPhones/add', { whitelabelId, phones: [`+7900000000${i}`, `+7900000010${i}`], isActive: i === 0 });
   }
@@ -102,7 +106,7 @@ function deviceReports(db: Kysely<any>) {
 /** The areas of issue 5, after the catalogue's (they use its whitelabels and platforms). */
 export function testersAreas(db: Kysely<any>): [string, (ctx: DemoContext) => Promise<void>][] {
   return [
-    ['tester IPs and phones', demoTesterLists],
+    ['tester IPs, e-mails and phones', demoTesterLists],
     ['A/B goals', demoGoals],
     ['an A/B experiment', demoExperiment],
     ['app info, experiment users and achieved goals', deviceReports(db)],
