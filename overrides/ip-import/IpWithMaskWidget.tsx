@@ -5,7 +5,7 @@ import { isIpv4Cidr, withMask } from './expand';
 /**
  * The tester-IP address input: the record's `ipv4cidr` format gates OK, and a valid address without a mask
  * gets /32 when the field is left (SPEC 5: "a missing mask is replaced by /32 on submit"), so what is sent is
- * what the user saw. The manifest's help text is drawn by the form under the field.
+ * what the user saw. The help text and the format error are drawn by the form under the field.
  */
 export function IpWithMaskWidget({ id, value, required, disabled, readonly, label, onChange, onBlur, onFocus, rawErrors, schema }: WidgetProps) {
   const text = typeof value === 'string' ? value : '';
@@ -20,7 +20,6 @@ export function IpWithMaskWidget({ id, value, required, disabled, readonly, labe
       disabled={disabled || readonly}
       value={text}
       error={invalid || errors.length > 0}
-      helperText={invalid ? 'a.b.c.d (each part 0-255) with an optional /mask of 0-32' : undefined}
       onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value.trim())}
       onFocus={() => onFocus(id, value)}
       onBlur={() => {

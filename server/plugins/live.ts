@@ -20,6 +20,11 @@ export function registerLive(app: FastifyInstance, engine: Engine, corsOrigins: 
       .catch(() => next(new Error('unauthorized')));
   });
   engine.live.attach((items) => io.emit('dataQueue', items));
+  // Open sockets would keep the HTTP server from closing: a SIGTERM must end the process promptly.
+  app.addHook('preClose', async () => {
+    io.disconnectSockets(true);
+    io.engine.close();
+  });
   app.addHook('onClose', async () => {
     await new Promise<void>((resolve) => io.close(() => resolve()));
   });

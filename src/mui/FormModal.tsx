@@ -66,11 +66,11 @@ export default function FormModal({ manifest, role, record, open, onClose, onSav
       const entry: Record<string, unknown> = {};
       if (f.widget) entry['ui:widget'] = widgets.get(f.widget, { file, path: `/form/ui/${f.name}/widget` });
       if (f.disabled) entry['ui:disabled'] = true;
-      // Our own widgets draw the help as their helper text; RJSF's ui:help would print it a second time.
-      if (f.help && !f.widget) entry['ui:help'] = f.help;
+      // The form draws the help under every field; widgets draw only their errors, so nothing shows twice.
+      if (f.help) entry['ui:help'] = f.help;
       const hint = manifest.form?.ui?.[f.name];
       const rule = fileRuleOf(manifest, f.name);
-      if (f.widget) entry['ui:options'] = { help: f.help, lookup: hint?.lookup, lookupPageSize: hint?.lookupPageSize, accept: rule && acceptOf(rule) };
+      if (f.widget) entry['ui:options'] = { lookup: hint?.lookup, lookupPageSize: hint?.lookupPageSize, accept: rule && acceptOf(rule) };
       ui[f.name] = entry;
     }
     return ui;

@@ -2,7 +2,6 @@ import UploadFile from '@mui/icons-material/UploadFile';
 import Autocomplete from '@mui/material/Autocomplete';
 import Button from '@mui/material/Button';
 import FormControl from '@mui/material/FormControl';
-import FormHelperText from '@mui/material/FormHelperText';
 import FormLabel from '@mui/material/FormLabel';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
@@ -46,7 +45,6 @@ export function VersionSelectWidget(props: WidgetProps) {
           label={label || schema.title}
           required={required}
           error={errors.length > 0}
-          helperText={errors.length ? errors.join(', ') : (options.help as string | undefined)}
           onBlur={() => onBlur(id, value)}
           onFocus={() => onFocus(id, value)}
         />
@@ -70,7 +68,6 @@ export function LookupWidget(props: WidgetProps) {
       required={required}
       disabled={disabled || readonly}
       error={errors.length > 0}
-      helperText={errors.length ? errors.join(', ') : (options.help as string | undefined)}
       onChange={(next) => onChange(next)}
     />
   );
@@ -123,7 +120,6 @@ export function FileWidget(props: WidgetProps) {
           </Link>
         )}
       </Stack>
-      <FormHelperText>{errors.length ? errors.join(', ') : (options.help as string | undefined)}</FormHelperText>
     </FormControl>
   );
 }

@@ -93,7 +93,8 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
       return answer.data.token as string;
     },
     async stop() {
-      if (child.exitCode === null) {
+      // A child ended by the signal has a signalCode and no exitCode: stopping twice must not wait forever.
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         process.kill(-child.pid!, 'SIGTERM');
         await exited;

@@ -50,3 +50,20 @@ forEachDialect('live socket', (h: Harness) => {
     socket.close();
   });
 });
+
+it('closes while a client is still connected, telling the client the server went away (a SIGTERM ends the process)', async () => {
+  const { startApp, ADMIN: admin } = await import('./harness.ts');
+  const started = await startApp('sqlite');
+  try {
+    await started.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (started.app.server.address() as { port: number }).port;
+    const login = await started.app.inject({ method: 'POST', url: '/v1/user/login', payload: { email: admin.email, password: admin.password } });
+    const socket = io(`http://127.0.0.1:${port}`, { auth: { token: login.json().data.token }, transports: ['websocket'], reconnection: false });
+    await new Promise((resolve) => socket.on('connect', () => resolve(undefined)));
+    const gone = new Promise((resolve) => socket.on('disconnect', resolve));
+    await started.app.close();
+    expect(await gone).toBe('io server disconnect');
+  } finally {
+    await started.cleanup();
+  }
+});
