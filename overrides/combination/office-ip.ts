@@ -26,7 +26,8 @@ export async function loadOfficeIp(panel: Panel): Promise<void> {
     const data = await panel.provider.call<{ ip: string | null }>(action, {});
     officeIp.set({ ip: data.ip, loaded: true });
   } catch {
-    officeIp.set({ ip: null, loaded: true });
+    // Unreachable: keep the last IP the server confirmed rather than showing none.
+    officeIp.set((state) => ({ ip: state.ip, loaded: true }));
   }
 }
 

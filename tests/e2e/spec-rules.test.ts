@@ -114,4 +114,24 @@ describe('a write while the server is down', () => {
       await server.stop();
     }
   });
+
+  it('puts the stored office IP back in the box after a failed update', async () => {
+    const [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    try {
+      await server.api('POST', '/v1/admin/officeIp/update', { ip: '10.20.30.40' }, await server.login());
+      const page = await browser.newPage();
+      await loginThroughScreen(page, server);
+      await page.goto(`${server.url}/combinations`);
+      const box = page.getByLabel('Office IP');
+      await page.waitForFunction(() => (document.querySelector('[data-testid="office-ip-box"] input') as HTMLInputElement)?.value === '10.20.30.40');
+      await box.fill('10.99.99.99');
+      await server.stop();
+      await page.getByRole('button', { name: 'Update office IP' }).click();
+      await page.getByText('Network Error').first().waitFor();
+      await page.waitForFunction(() => (document.querySelector('[data-testid="office-ip-box"] input') as HTMLInputElement)?.value === '10.20.30.40');
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
+  });
 });
