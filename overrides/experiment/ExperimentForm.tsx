@@ -4,9 +4,7 @@ import Alert from '@mui/material/Alert';
 import Autocomplete from '@mui/material/Autocomplete';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -17,15 +15,16 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMemo, useState } from 'react';
-import useSWR from 'swr';
 import { actionOfKind } from '../../src/core/access/access';
 import { usePanel } from '../../src/core/app/panel';
+import { useLookup } from '../../src/core/list/lookup';
 import { useWrite } from '../../src/core/app/write-status';
 import { actionLabel } from '../../src/core/list/record-actions';
 import { LookupSelect } from '../../src/mui/LookupSelect';
 import type { FormOverrideProps } from '../../src/registry/override-types';
 import { FormSection, TextListField } from '../shared/FormList';
 import { cleanModelNames, experimentProblems, newExperiment, removeItem, type DeploymentBlock, type ExperimentDraft } from './rules';
+import { ModalActions } from '../../src/mui/ModalActions';
 
 /** SPEC 7: the experiment form lists whitelabels and platforms as a page of 30 rows. */
 const LOOKUP_PAGE = 30;
@@ -48,13 +47,8 @@ function draftOf(record: Record<string, unknown> | null): ExperimentDraft {
 
 /** The platform names by id, from the lookup's rows (shared with the platform selects through SWR's cache). */
 function usePlatformNames(): Map<number, string> {
-  const panel = usePanel();
-  const platform = panel.manifests.byEntity.get('platform');
-  const action = platform?.actions.list;
-  const { data } = useSWR(action ? ['lookup', action.path, LOOKUP_PAGE] : null, () =>
-    panel.provider.list<Record<string, unknown>>(action!, { page: 1, pageSize: LOOKUP_PAGE }),
-  );
-  return useMemo(() => new Map((data?.rows ?? []).map((row) => [Number(row.id), String(row.name)])), [data]);
+  const { rows } = useLookup('platform', LOOKUP_PAGE);
+  return useMemo(() => new Map(rows.map((row) => [Number(row.id), String(row.name)])), [rows]);
 }
 
 const numberOrNull = (text: string) => (text === '' ? null : Number(text));
@@ -267,14 +261,7 @@ export default function ExperimentForm({ manifest, role, record, open, onClose, 
           )}
         </Stack>
       </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={pending}>
-          Cancel
-        </Button>
-        <Button variant="contained" disabled={problems.length > 0 || pending || !action} onClick={() => void save()} startIcon={pending ? <CircularProgress size={16} color="inherit" /> : undefined}>
-          OK
-        </Button>
-      </DialogActions>
+      <ModalActions pending={pending} okDisabled={problems.length > 0 || !action} onCancel={onClose} onOk={() => void save()} />
     </Dialog>
   );
 }

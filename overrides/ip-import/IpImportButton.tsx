@@ -4,7 +4,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import MenuItem from '@mui/material/MenuItem';
@@ -17,6 +16,7 @@ import { usePanel } from '../../src/core/app/panel';
 import { useWrite } from '../../src/core/app/write-status';
 import type { ActionOverrideProps } from '../../src/registry/override-types';
 import type { ImportResult } from './expand';
+import { ModalActions } from '../../src/mui/ModalActions';
 
 const VENDORS = ['samsung', 'lg'];
 /** Rows of the preview and of the bad-line list: enough to check the file, cheap to draw for any size. */
@@ -149,14 +149,7 @@ export function IpImportButton({ manifest, role, reload }: ActionOverrideProps) 
             )}
           </Stack>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setOpen(false)} disabled={pending}>
-            Cancel
-          </Button>
-          <Button variant="contained" disabled={!ready || pending} onClick={() => void submit()} startIcon={pending ? <CircularProgress size={16} color="inherit" /> : undefined}>
-            OK
-          </Button>
-        </DialogActions>
+        <ModalActions pending={pending} okDisabled={!ready} onCancel={() => setOpen(false)} onOk={() => void submit()} />
       </Dialog>
     </>
   );

@@ -1,9 +1,6 @@
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -16,6 +13,7 @@ import { actionLabel } from '../../src/core/list/record-actions';
 import { LookupSelect } from '../../src/mui/LookupSelect';
 import type { FormOverrideProps } from '../../src/registry/override-types';
 import { TextListField } from '../shared/FormList';
+import { ModalActions } from '../../src/mui/ModalActions';
 
 type Row = Record<string, unknown>;
 
@@ -81,14 +79,7 @@ export default function TestersPhonesForm({ manifest, role, record, open, onClos
           <FormControlLabel control={<Checkbox checked={isActive} onChange={(e) => setIsActive(e.target.checked)} />} label="Active" />
         </Stack>
       </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={pending}>
-          Cancel
-        </Button>
-        <Button variant="contained" disabled={pending || !action} onClick={() => void save()} startIcon={pending ? <CircularProgress size={16} color="inherit" /> : undefined}>
-          OK
-        </Button>
-      </DialogActions>
+      <ModalActions pending={pending} okDisabled={!action} onCancel={onClose} onOk={() => void save()} />
     </Dialog>
   );
 }

@@ -1,25 +1,20 @@
-import UploadFile from '@mui/icons-material/UploadFileOutlined';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
-import Autocomplete from '@mui/material/Autocomplete';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import useSWR from 'swr';
 import { actionOfKind } from '../../src/core/access/access';
 import { usePanel } from '../../src/core/app/panel';
 import { useWrite } from '../../src/core/app/write-status';
 import { actionLabel } from '../../src/core/list/record-actions';
 import type { FormOverrideProps } from '../../src/registry/override-types';
 import { ASSETS, ERROR_HEADING, reachableAssets, whitelabelErrors, type AssetField } from './rules';
+import { FilePicker } from '../../src/mui/FilePicker';
+import { ModalActions } from '../../src/mui/ModalActions';
+import { VersionSelect } from '../../src/mui/VersionSelect';
 
 const PICKERS: { field: AssetField; label: string; accept: string }[] = [
   { field: 'imageHD', label: 'Logo 1280x720 (PNG)', accept: '.png,image/png' },
@@ -44,10 +39,6 @@ export default function WhitelabelForm({ manifest, role, record, open, onClose, 
   const [errors, setErrors] = useState<string[]>([]);
   const [checking, setChecking] = useState(false);
   const write = useWrite(action ? actionLabel(action[1]) : 'Save');
-  const versionsAction = panel.manifests.byEntity.get('version')?.actions.list;
-  const { data: versions } = useSWR(versionsAction ? ['versions', versionsAction.path] : null, () =>
-    panel.provider.call<{ rows: string[] }>(versionsAction!, {}),
-  );
   const pending = checking || write.status === 'pending';
 
   async function submit() {
@@ -90,30 +81,17 @@ export default function WhitelabelForm({ manifest, role, record, open, onClose, 
           {PICKERS.map(({ field, label, accept }) => {
             const stored = record && text(record[field]);
             return (
-              <Stack key={field} direction="row" spacing={1.5} sx={{ alignItems: 'center', minWidth: 0 }}>
-                <Button component="label" variant="outlined" size="small" startIcon={<UploadFile />} disabled={pending} sx={{ flexShrink: 0, minWidth: 220, justifyContent: 'flex-start' }}>
-                  {label}
-                  <input
-                    hidden
-                    type="file"
-                    accept={accept}
-                    data-testid={`pick-${field}`}
-                    onChange={(e) => {
-                      const file = e.target.files?.[0];
-                      e.target.value = '';
-                      if (file) setFiles((f) => ({ ...f, [field]: file }));
-                    }}
-                  />
-                </Button>
-                <Typography variant="body2" noWrap color={files[field] ? 'text.primary' : 'text.secondary'}>
-                  {files[field]?.name ?? (stored ? 'Keeping the stored file' : 'No file chosen')}
-                </Typography>
-                {!files[field] && stored && (
-                  <Link href={`${panel.config.backendUrl}${ASSETS.find((a) => a.field === field)!.url(text(record.name))}`} target="_blank" rel="noreferrer" variant="body2">
-                    open
-                  </Link>
-                )}
-              </Stack>
+              <FilePicker
+                key={field}
+                buttonLabel={label}
+                accept={accept}
+                chosen={files[field]?.name ?? null}
+                keeping={Boolean(stored)}
+                storedHref={stored ? `${panel.config.backendUrl}${ASSETS.find((a) => a.field === field)!.url(text(record.name))}` : undefined}
+                disabled={pending}
+                inputTestId={`pick-${field}`}
+                onPick={(file) => setFiles((f) => ({ ...f, [field]: file }))}
+              />
             );
           })}
           <TextField
@@ -125,25 +103,10 @@ export default function WhitelabelForm({ manifest, role, record, open, onClose, 
             minRows={3}
             slotProps={{ htmlInput: { style: { fontFamily: 'monospace' } } }}
           />
-          <Autocomplete
-            freeSolo
-            options={versions?.rows ?? []}
-            value={maxVersion}
-            disabled={pending}
-            onChange={(_, next) => setMaxVersion(next ?? '')}
-            onInputChange={(_, next, reason) => reason === 'input' && setMaxVersion(next)}
-            renderInput={(params) => <TextField {...params} label="Max version" helperText="XX.YY.ZZ, chosen from the list or typed" />}
-          />
+          <VersionSelect label="Max version" helperText="XX.YY.ZZ, chosen from the list or typed" value={maxVersion} disabled={pending} onChange={(v) => setMaxVersion(v ?? '')} />
         </Stack>
       </DialogContent>
-      <DialogActions sx={{ px: 3, py: 1.5 }}>
-        <Button onClick={onClose} disabled={pending}>
-          Cancel
-        </Button>
-        <Button variant="contained" disabled={!action || pending} onClick={() => void submit()} startIcon={pending ? <CircularProgress size={16} color="inherit" /> : undefined}>
-          OK
-        </Button>
-      </DialogActions>
+      <ModalActions pending={pending} okDisabled={!action} onCancel={onClose} onOk={() => void submit()} />
     </Dialog>
   );
 }

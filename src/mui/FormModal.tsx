@@ -1,8 +1,5 @@
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import type CoreForm from '@rjsf/core';
@@ -19,6 +16,7 @@ import { CUSTOM_FORMATS, formFields, formJsonSchema, initialValues, requiredFill
 import { actionLabel, createPayload, updatePayload } from '../core/list/record-actions';
 import type { FormOverrideProps } from '../registry/override-types';
 import { widgets, type EntityFormContext } from '../registry/widgets';
+import { ModalActions } from './ModalActions';
 
 const validator = customizeValidator({ customFormats: CUSTOM_FORMATS });
 
@@ -120,19 +118,7 @@ export default function FormModal({ manifest, role, record, open, onClose, onSav
           onSubmit={(e) => void save(e.formData ?? {})}
         />
       </DialogContent>
-      <DialogActions sx={{ px: 3, py: 1.5 }}>
-        <Button onClick={onClose} disabled={pending}>
-          Cancel
-        </Button>
-        <Button
-          variant="contained"
-          disabled={!action || pending || !requiredFilled(fields, values) || Object.keys(problems).length > 0}
-          onClick={() => formRef.current?.submit()}
-          startIcon={pending ? <CircularProgress size={16} color="inherit" /> : undefined}
-        >
-          OK
-        </Button>
-      </DialogActions>
+      <ModalActions pending={pending} okDisabled={!action || !requiredFilled(fields, values) || Object.keys(problems).length > 0} onCancel={onClose} onOk={() => formRef.current?.submit()} />
     </Dialog>
   );
 }

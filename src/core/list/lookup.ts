@@ -5,6 +5,8 @@ import type { Manifest } from '../manifest/types';
 import { session } from '../session/session';
 import { useStore } from '../store';
 
+const NO_ROWS: Record<string, unknown>[] = [];
+
 export interface LookupOption {
   id: number | string;
   label: string;
@@ -37,5 +39,5 @@ export function useLookup(entity: string | undefined, pageSize = 1000) {
     panel.provider.list<Record<string, unknown>>(action!, { page: 1, pageSize }),
   );
   const options: LookupOption[] = manifest && data ? data.rows.map((row) => ({ id: row.id as number, label: lookupLabel(manifest, row) })) : [];
-  return { options, allowed: Boolean(action), isLoading, error: error as Error | undefined };
+  return { options, rows: data?.rows ?? NO_ROWS, allowed: Boolean(action), isLoading, error: error as Error | undefined };
 }

@@ -1,7 +1,6 @@
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import IconButton from '@mui/material/IconButton';
@@ -19,6 +18,7 @@ import { keyParams, refusal } from '../../core/list/record-actions';
 import type { ActionDecl, FieldSchema } from '../../core/manifest/types';
 import { LookupSelect } from '../LookupSelect';
 import { useConfirm } from '../ConfirmDialog';
+import { ModalActions } from '../ModalActions';
 
 type Row = Record<string, unknown>;
 
@@ -81,14 +81,7 @@ function InputDialog({ title, schema, pending, onCancel, onSubmit }: { title: st
           })}
         </Stack>
       </DialogContent>
-      <DialogActions>
-        <Button onClick={onCancel} disabled={pending}>
-          Cancel
-        </Button>
-        <Button variant="contained" disabled={!ready || pending} onClick={() => onSubmit(values)} startIcon={pending ? <CircularProgress size={16} color="inherit" /> : undefined}>
-          OK
-        </Button>
-      </DialogActions>
+      <ModalActions pending={pending} okDisabled={!ready} onCancel={onCancel} onOk={() => onSubmit(values)} />
     </Dialog>
   );
 }
