@@ -23,12 +23,10 @@ import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
 import useSWR, { useSWRConfig } from 'swr';
 import { actionOfKind } from '../core/access/access';
 import { usePanel } from '../core/app/panel';
-import { useWrite } from '../core/app/write-status';
 import type { ListResult } from '../core/http/data-provider';
 import { parseListQuery, toApiParams, toSearchParams, type ListQuery } from '../core/list/list-query';
-import { actionLabel, keyParams, refusal } from '../core/list/record-actions';
 import { callParamsOf, fillTemplate, ListContext, type ListContextValue } from '../core/list/list-context';
-import type { ActionDecl } from '../core/manifest/types';
+import type { ActionDecl, Role } from '../core/manifest/types';
 import { ActionButton, placeOf } from './actions/ActionButtons';
 import { fieldLabel } from '../core/manifest/fields';
 import type { Manifest } from '../core/manifest/types';
@@ -36,7 +34,6 @@ import { session } from '../core/session/session';
 import { useStore } from '../core/store';
 import type { FormOverrideProps } from '../registry/override-types';
 import { formOverrides, rowActionOverrides, toolbarOverrides } from '../registry/screens';
-import { useConfirm } from './ConfirmDialog';
 import { DataTable } from './DataTable';
 import { FilterBar } from './FilterBar';
 
@@ -65,8 +62,8 @@ function downloadJson(row: Row, field: string, template: string | undefined) {
 }
 
 /** The declared calls a role may make from one place (toolbar or row), in manifest order. */
-function placed(manifest: Manifest, role: string, place: 'toolbar' | 'row'): [string, ActionDecl][] {
-  return Object.entries(manifest.actions).filter(([, a]) => placeOf(a) === place && a.roles.includes(role as never));
+function placed(manifest: Manifest, role: Role, place: 'toolbar' | 'row'): [string, ActionDecl][] {
+  return Object.entries(manifest.actions).filter(([, a]) => placeOf(a) === place && a.roles.includes(role));
 }
 
 /** SPEC "Shared pattern of list screens", driven by one manifest; the view lives in the URL. */
@@ -131,17 +128,6 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
     if (data && hasForm && (create || update)) whenIdle(() => void loadFormModal());
   }, [data, hasForm, create, update]);
 
-  const { confirm, dialog } = useConfirm();
-  const deleteWrite = useWrite(destroy ? actionLabel(destroy[1]) : 'Delete');
-  const remove = useCallback(
-    async (row: Row) => {
-      if (!destroy) return;
-      if (!(await confirm(destroy[1].ui?.confirm ?? 'Delete this item?'))) return;
-      if (await deleteWrite.run(() => panel.provider.call(destroy[1], { ...callParams, ...keyParams(row, destroy[1]) }))) reload();
-    },
-    [destroy, confirm, deleteWrite, panel.provider, reload, callParams],
-  );
-
   const rowOverrides = (manifest.screen?.rowActions ?? []).map((n, i) => rowActionOverrides.get(n, { file, path: `/screen/rowActions/${i}` }));
   const rowCalls = placed(manifest, role, 'row').filter(([, a]) => a !== destroy?.[1]);
   const rowLinks = manifest.screen?.rowLinks ?? [];
@@ -155,7 +141,6 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
     return (row: Row) => {
       const id = row.id as GridRowId;
       const open = expanded.has(id);
-      const refused = destroy ? refusal(row, destroy[1]) : null;
       return (
         <Stack direction="row" spacing={0.25} sx={{ alignItems: 'center', height: '100%' }}>
           {showDetails && (
@@ -172,20 +157,8 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
               </IconButton>
             </Tooltip>
           )}
-          {destroy && (
-            <Tooltip title={refused ?? 'Delete'}>
-              <span>
-                <IconButton size="small" aria-label="Delete" color="error" disabled={Boolean(refused)} onClick={() => void remove(row)}>
-                  <DeleteOutline fontSize="small" />
-                </IconButton>
-              </span>
-            </Tooltip>
-          )}
-          {rowCalls.map(([name, action]) => {
-            if (!action.ui?.override) return <ActionButton key={name} name={name} action={action} row={row} />;
-            const Piece = rowActionOverrides.get(action.ui.override, { file, path: `/actions/${name}/ui/override` });
-            return <Piece key={name} manifest={manifest} role={role} reload={reload} row={row} />;
-          })}
+          {destroy && <ActionButton name={destroy[0]} action={destroy[1]} row={row} icon={<DeleteOutline fontSize="small" />} />}
+          {rowCalls.map(([name, action]) => callButton(name, action, row))}
           {download && (
             <Tooltip title={download.label ?? 'Download'}>
               <IconButton size="small" aria-label={download.label ?? 'Download'} onClick={() => downloadJson(row, download.field, download.filename)}>
@@ -208,10 +181,17 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
     };
     // rowOverrides is derived from the manifest, which the deps already hold.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [buttons, expanded, destroy, showDetails, canEdit, toggleDetails, openForm, remove, manifest, role, reload, file]);
+  }, [buttons, expanded, destroy, showDetails, canEdit, toggleDetails, openForm, manifest, role, reload, file]);
 
   const toolbar = (manifest.screen?.toolbar ?? []).map((n, i) => toolbarOverrides.get(n, { file, path: `/screen/toolbar/${i}` }));
   const toolbarCalls = placed(manifest, role, 'toolbar');
+  /** A declared call placed in the toolbar or (with a row) in the row: its `ui.override`, else the generic button. */
+  function callButton(name: string, action: ActionDecl, row?: Row) {
+    if (!action.ui?.override) return <ActionButton key={name} name={name} action={action} row={row} />;
+    const registry = row ? rowActionOverrides : toolbarOverrides;
+    const Piece = registry.get(action.ui.override, { file, path: `/actions/${name}/ui/override` });
+    return <Piece key={name} manifest={manifest} role={role} reload={reload} row={row} />;
+  }
   const context = useMemo<ListContextValue>(
     () => ({ manifest, file, role, callParams, appliedFilters: query.filters, reload }),
     [manifest, file, role, callParams, query.filters, reload],
@@ -235,11 +215,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
               </Typography>
             )}
           </Typography>
-          {toolbarCalls.map(([name, action]) => {
-            if (!action.ui?.override) return <ActionButton key={name} name={name} action={action} />;
-            const Piece = toolbarOverrides.get(action.ui.override, { file, path: `/actions/${name}/ui/override` });
-            return <Piece key={name} manifest={manifest} role={role} reload={reload} />;
-          })}
+          {toolbarCalls.map(([name, action]) => callButton(name, action))}
           {toolbar.map((Piece, i) => (
             <Piece key={i} manifest={manifest} role={role} reload={reload} />
           ))}
@@ -347,7 +323,6 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
           />
         </Paper>
 
-        {dialog}
         {modal && Form && (
           <Form
             manifest={manifest}

@@ -39,9 +39,15 @@ export function updatePayload(manifest: Manifest, action: ActionDecl, row: Row, 
   return payload;
 }
 
-/** The notice label of a write: the action's ui.label, else Add / Edit / Delete by kind. */
-export function actionLabel(action: ActionDecl): string {
+/** The label of a call, for its button and its notices: `ui.label`, else a name for the kind, else `fallback`. */
+export function actionLabel(action: ActionDecl, fallback = 'Request'): string {
   if (action.ui?.label) return action.ui.label;
-  const byKind: Partial<Record<ActionDecl['kind'], string>> = { create: 'Add', update: 'Edit', destroy: 'Delete' };
-  return byKind[action.kind] ?? 'Request';
+  const byKind: Partial<Record<ActionDecl['kind'], string>> = {
+    create: 'Add',
+    update: 'Edit',
+    destroy: 'Delete',
+    destroyAll: 'Delete all',
+    destroyByFilter: 'Delete by filter',
+  };
+  return byKind[action.kind] ?? fallback;
 }

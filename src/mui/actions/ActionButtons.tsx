@@ -14,7 +14,7 @@ import { usePanel } from '../../core/app/panel';
 import { useWrite } from '../../core/app/write-status';
 import { hasFilter } from '../../core/list/list-query';
 import { useListContext } from '../../core/list/list-context';
-import { keyParams, refusal } from '../../core/list/record-actions';
+import { actionLabel, keyParams, refusal } from '../../core/list/record-actions';
 import type { ActionDecl, FieldSchema } from '../../core/manifest/types';
 import { LookupSelect } from '../LookupSelect';
 import { useConfirm } from '../ConfirmDialog';
@@ -26,12 +26,6 @@ type Row = Record<string, unknown>;
 export function placeOf(action: ActionDecl): 'toolbar' | 'row' | 'none' {
   if (action.ui?.place) return action.ui.place;
   return action.kind === 'destroyAll' || action.kind === 'destroyByFilter' ? 'toolbar' : 'none';
-}
-
-/** The button text of a call: `ui.label`, else a name for the kind. */
-export function buttonLabel(name: string, action: ActionDecl): string {
-  if (action.ui?.label) return action.ui.label;
-  return { destroyAll: 'Delete all', destroyByFilter: 'Delete by filter' }[action.kind as string] ?? name;
 }
 
 interface InputSchema {
@@ -93,7 +87,7 @@ function InputDialog({ title, schema, pending, onCancel, onSubmit }: { title: st
 export function ActionButton({ name, action, row, icon }: { name: string; action: ActionDecl; row?: Row; icon?: ReactNode }) {
   const panel = usePanel();
   const { callParams, appliedFilters, reload } = useListContext();
-  const label = buttonLabel(name, action);
+  const label = actionLabel(action, name);
   const write = useWrite(label);
   const { confirm, alert, dialog } = useConfirm();
   const [asking, setAsking] = useState(false);
@@ -109,7 +103,8 @@ export function ActionButton({ name, action, row, icon }: { name: string; action
       if (!hasFilter(appliedFilters)) return alert(action.ui?.requireFilter ?? 'Fill some filter input');
       Object.assign(params, appliedFilters);
     }
-    if (action.ui?.confirm && !(await confirm(action.ui.confirm))) return;
+    const question = action.ui?.confirm ?? (action.kind === 'destroy' ? 'Delete this item?' : undefined);
+    if (question && !(await confirm(question))) return;
     if (await write.run(() => panel.provider.call(action, params))) {
       setAsking(false);
       reload();
