@@ -99,6 +99,15 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
         process.kill(-child.pid!, 'SIGTERM');
         await exited;
       }
+      // npx exits at once; the server process behind it answers 503 while it closes. Stopped means refused.
+      for (let i = 0; i < 100; i++) {
+        try {
+          await fetch(`${url}/healthz`);
+        } catch {
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
