@@ -15,6 +15,7 @@ import { valueSources } from './actions/index.ts';
 import { createAuditLog } from './plugins/audit.ts';
 import { checkAccountsModel, ensureFirstAdmin, registerAuth } from './plugins/auth.ts';
 import { createLiveHub } from './plugins/live-hub.ts';
+import { createChangeFeed } from './crud/changes.ts';
 import { registerLive } from './plugins/live.ts';
 import { isApiPath, registerPanel } from './plugins/panel.ts';
 import { registerUploads } from './plugins/uploads.ts';
@@ -68,6 +69,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     accounts,
     audit: createAuditLog([...models.values()].find((m) => m.manifest.provides === 'audit-log')),
     live: createLiveHub(),
+    changes: createChangeFeed(),
     dataDir: config.dataDir,
   };
   checkAccountsModel(engine);
@@ -77,7 +79,9 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     bodyLimit: BODY_LIMIT,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    trustProxy: false,
+    // request.ip follows X-Forwarded-For only through the listed proxies; otherwise every user behind an
+    // untrusted hop could pick their own address (and their own rate-limit bucket).
+    trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
   });
   app.decorate('engine', engine);
   app.addHook('onClose', async () => database.close());

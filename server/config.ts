@@ -12,6 +12,8 @@ export interface Config {
   adminEmail?: string;
   adminPassword?: string;
   corsOrigins: string[];
+  /** Proxies whose X-Forwarded-For is believed (addresses or CIDRs); empty = the socket's address is the client's. */
+  trustedProxies: string[];
   schemasDir: string;
   distDir: string;
 }
@@ -33,6 +35,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminEmail: env.ADMIN_EMAIL || undefined,
     adminPassword: env.ADMIN_PASSWORD || undefined,
     corsOrigins: list(env.CORS_ORIGINS),
+    trustedProxies: list(env.TRUSTED_PROXIES),
     schemasDir: resolve(env.SCHEMAS_DIR ?? 'schemas'),
     distDir: resolve(env.DIST_DIR ?? 'dist'),
   };

@@ -20,6 +20,8 @@ export interface ActionContext {
 export interface CustomHandler {
   /** Writes run in a transaction with their audit row. */
   write?: boolean;
+  /** Entities besides the declaring manifest's that the handler writes, announced on the change feed. */
+  touches?: string[];
   /** A body limit above the server's 1 MiB default, for calls that carry a whole file's worth of data. */
   bodyLimit?: number;
   run(ctx: ActionContext): Promise<unknown>;
@@ -34,7 +36,7 @@ export const customHandlers: Record<string, CustomHandler> = {
   'officeIp.update': { write: true, run: updateOfficeIp },
   // A 100,000-line import is a few MB of JSON.
   'testersIP.addArray': { write: true, bodyLimit: 64 * 1024 * 1024, run: addIpArray },
-  'experiment.deleteUser': { write: true, run: deleteExperimentUser },
+  'experiment.deleteUser': { write: true, touches: ['experimentUser'], run: deleteExperimentUser },
 };
 
 /** What a record check may read: the write's transaction, and whether the record is added or edited. */

@@ -4,6 +4,7 @@ import type { Manifest } from '../../src/core/manifest/types.ts';
 import type { Capabilities } from '../db/database.ts';
 import type { AuditLog } from '../plugins/audit.ts';
 import type { LiveHub } from '../plugins/live-hub.ts';
+import type { ChangeFeed } from './changes.ts';
 import type { EntityModel } from './model.ts';
 
 export interface Engine {
@@ -16,6 +17,8 @@ export interface Engine {
   accounts: EntityModel;
   audit: AuditLog;
   live: LiveHub;
+  /** Committed writes, by entity: what caches of the tables listen to. */
+  changes: ChangeFeed;
   /** DATA_DIR: uploaded files and the build tree live under it. */
   dataDir: string;
 }

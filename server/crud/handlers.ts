@@ -17,6 +17,8 @@ export interface CallContext {
   source: InputSource;
   actor: Actor & { role: Role };
   path: string;
+  /** The entity of the manifest that declares the call; its committed writes are announced for it. */
+  entity: string;
 }
 
 export type ActionHandler = (call: CallContext) => Promise<unknown>;
@@ -128,14 +130,19 @@ async function checkUnique(engine: Engine, model: EntityModel, stored: Record<st
   }
 }
 
-/** Runs a write and its audit row in one transaction; constraint violations become 409. */
-async function write<T>(engine: Engine, call: CallContext, body: (trx: Kysely<any>) => Promise<T>): Promise<T> {
+/**
+ * Runs a write and its audit row in one transaction; constraint violations become 409. After the commit the
+ * change feed hears of the call's entity and of every entity in `touches` (what a custom handler also writes).
+ */
+async function write<T>(engine: Engine, call: CallContext, body: (trx: Kysely<any>) => Promise<T>, touches: string[] = []): Promise<T> {
   try {
-    return await engine.db.transaction().execute(async (trx) => {
-      const result = await body(trx);
+    const result = await engine.db.transaction().execute(async (trx) => {
+      const out = await body(trx);
       await engine.audit.write(trx, call.actor, call.path);
-      return result;
+      return out;
     });
+    for (const entity of new Set([call.entity, ...touches])) engine.changes.emit({ entity, path: call.path });
+    return result;
   } catch (error) {
     if (error instanceof AppError) throw error;
     if (engine.caps.isUniqueViolation(error)) throw conflict('A unique value is already taken');
@@ -416,6 +423,6 @@ function customHandler(engine: Engine, action: ActionDecl): ActionHandler {
     coerceAll(call.input, inputSchema.properties ?? {}, call.source);
     check(validate, call.input);
     const run = (db: Kysely<any>) => handler.run({ engine, db, input: call.input, actor: call.actor });
-    return handler.write ? write(engine, call, run) : run(engine.db);
+    return handler.write ? write(engine, call, run, handler.touches) : run(engine.db);
   };
 }

@@ -20,7 +20,7 @@ export function registerCrudRoutes(app: FastifyInstance, engine: Engine, manifes
         preHandler: requireRoles(action.roles),
         handler: async (request) => {
           const input = readRaw(request, source);
-          const data = await handler({ input, source, actor: request.user as AuthUser, path: action.path });
+          const data = await handler({ input, source, actor: request.user as AuthUser, path: action.path, entity: manifest.entity });
           return { result: true, data };
         },
       });
