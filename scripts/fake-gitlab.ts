@@ -66,6 +66,8 @@ export interface FakeGitlab {
   webhookUrl?: string;
   /** Refs that exist (others: 400 Reference not found); undefined = every ref. */
   refs?: string[];
+  /** Where a successful pipeline drops its build folders; undefined = nowhere. */
+  buildsDir?: string;
   /** The next `count` requests whose path contains `pathPart` get `fault` instead of their answer. */
   fail(fault: Fault, count?: number, pathPart?: string): void;
   /** Moves a pipeline to `status` now (and sends its webhook). */
@@ -220,6 +222,7 @@ export async function startFakeGitlab(options: FakeGitlabOptions): Promise<FakeG
     webhooks: true,
     webhookUrl: options.webhookUrl,
     refs: options.refs,
+    buildsDir: options.buildsDir,
     fail(fault, count = 1, pathPart) {
       faults.push({ fault, left: count, pathPart });
     },
@@ -250,14 +253,15 @@ export async function startFakeGitlab(options: FakeGitlabOptions): Promise<FakeG
 
   function dropBuilds(p: FakePipeline) {
     const name = p.variables.WHITELABEL_NAME;
-    if (!options.buildsDir || !name || !/^[A-Za-z0-9._-]+$/.test(name) || !/^[A-Za-z0-9._-]+$/.test(p.ref)) return;
+    const root = fake.buildsDir;
+    if (!root || !name || !/^[A-Za-z0-9._-]+$/.test(name) || !/^[A-Za-z0-9._-]+$/.test(p.ref)) return;
     for (const platform of PLATFORMS) {
-      const dir = join(options.buildsDir, name, platform, p.ref, '1080p');
+      const dir = join(root, name, platform, p.ref, '1080p');
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, 'app.js'), `console.log(${JSON.stringify(`${name} ${platform} ${p.ref} (pipeline ${p.id})`)});\n`);
       writeFileSync(join(dir, 'index.css'), 'body { margin: 0; }\n');
     }
-    log(`pipeline ${p.id}: builds of ${name} ${p.ref} dropped under ${options.buildsDir}`);
+    log(`pipeline ${p.id}: builds of ${name} ${p.ref} dropped under ${root}`);
   }
 
   async function deliver(payload: unknown) {
