@@ -41,6 +41,16 @@ afterAll(async () => {
   await fake?.close();
 });
 
+/** Runs `body` while the fake GitLab's webhooks cannot reach the panel (only the poller hears of changes). */
+async function withoutWebhooks(body: () => Promise<void>) {
+  fake.webhooks = false;
+  try {
+    await body();
+  } finally {
+    fake.webhooks = true;
+  }
+}
+
 async function until(what: string, check: () => Promise<boolean> | boolean, ms = 8000) {
   const end = Date.now() + ms;
   while (!(await check())) {
@@ -257,9 +267,8 @@ forEachDialect(
       expect((await row(id)).status).toBe('failed');
     });
 
-    it('catches up by polling when webhooks cannot reach the panel: failed, then a success that reloads builds', async () => {
-      fake.webhooks = false;
-      try {
+    it('catches up by polling when webhooks cannot reach the panel: failed, then a success that reloads builds', () =>
+      withoutWebhooks(async () => {
         const failing = (await run('5.0.0', zeta)).body.data;
         const passing = (await run('5.0.1', zeta)).body.data;
         await fake.setStatus(failing.pipelineId, 'failed');
@@ -274,14 +283,10 @@ forEachDialect(
         expect((await row(passing.id)).status).toBe('success');
         const builds = (await h.admin('GET', '/v1/admin/build/get', { query: { ownWhitelabel: 'zeta' } })).body.data.rows;
         expect(builds.map((b: { name: string }) => b.name)).toEqual(['zeta-webos-5.0.1-1080p']);
-      } finally {
-        fake.webhooks = true;
-      }
-    });
+      }));
 
-    it('pauses polling for as long as a 429 asks (Retry-After), asking GitLab nothing meanwhile, then catches up', async () => {
-      fake.webhooks = false;
-      try {
+    it('pauses polling for as long as a 429 asks (Retry-After), asking GitLab nothing meanwhile, then catches up', () =>
+      withoutWebhooks(async () => {
         const { id, pipelineId } = (await run('5.1.0', zeta)).body.data;
         await fake.setStatus(pipelineId, 'running');
         const client = gitlabOf(h.app.engine).client!;
@@ -294,22 +299,15 @@ forEachDialect(
         await until('the end of the pause', () => client.pausedFor() === 0, 4000);
         await gitlabOf(h.app.engine).pollOnce();
         expect((await row(id)).status).toBe('running');
-      } finally {
-        fake.webhooks = true;
-      }
-    });
+      }));
 
-    it('marks a pipeline that GitLab no longer has as canceled, so it stops being polled', async () => {
-      fake.webhooks = false;
-      try {
+    it('marks a pipeline that GitLab no longer has as canceled, so it stops being polled', () =>
+      withoutWebhooks(async () => {
         const { id, pipelineId } = (await run('5.2.0', zeta)).body.data;
         fake.pipelines.delete(pipelineId);
         await gitlabOf(h.app.engine).pollOnce();
         expect((await row(id)).status).toBe('canceled');
-      } finally {
-        fake.webhooks = true;
-      }
-    });
+      }));
 
     it('deletes a record, canceling its pipeline in GitLab first while it still runs', async () => {
       const { id, pipelineId } = (await run('6.0.0', acme, h.tokens.tester)).body.data;
