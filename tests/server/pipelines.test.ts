@@ -204,6 +204,22 @@ forEachDialect(
       expect(await pipelineCount()).toBe(before.rows + 1);
     });
 
+    it('cancels the new pipeline in GitLab again when its record cannot be stored', async () => {
+      const next = Math.max(...fake.pipelines.keys()) + 1;
+      const now = new Date().toISOString();
+      // A record that already claims the id GitLab will give next: storing the new one fails on the unique id.
+      await h.app.engine.db
+        .insertInto('pipelines')
+        .values({ pipelineId: next, ref: '0.0.1', status: 'success', webUrl: null, whitelabelId: acme, whitelabelName: 'acme', userId: null, userEmail: null, createdAt: now, updatedAt: now })
+        .execute();
+      const before = await pipelineCount();
+      const reply = await run('3.3.0', acme);
+      expect(reply.status).toBe(409);
+      expect(fake.pipelines.get(next)!.status).toBe('canceled');
+      expect(await pipelineCount()).toBe(before);
+      await h.app.engine.db.deleteFrom('pipelines').where('pipelineId', '=', next).execute();
+    });
+
     it('never follows a redirect, so the token never goes to another host', async () => {
       let other = 0;
       const elsewhere: Server = createServer((_req, res) => {
