@@ -70,6 +70,8 @@ export interface FakeGitlab {
   buildsDir?: string;
   /** The next `count` requests whose path contains `pathPart` get `fault` instead of their answer. */
   fail(fault: Fault, count?: number, pathPart?: string): void;
+  /** Forgets the faults not yet spent. */
+  clearFaults(): void;
   /** Moves a pipeline to `status` now (and sends its webhook). */
   setStatus(id: number, status: string): Promise<void>;
   close(): Promise<void>;
@@ -225,6 +227,9 @@ export async function startFakeGitlab(options: FakeGitlabOptions): Promise<FakeG
     buildsDir: options.buildsDir,
     fail(fault, count = 1, pathPart) {
       faults.push({ fault, left: count, pathPart });
+    },
+    clearFaults() {
+      faults.length = 0;
     },
     async setStatus(id, status) {
       const p = pipelines.get(id);

@@ -121,8 +121,9 @@ async function pollRound(engine: Engine, client: GitlabClient, report: (problem:
         const pipeline = await client.getPipeline(id);
         await applyStatus(engine, id, pipeline.status, POLLER, true);
       } catch (error) {
-        // Deleted in GitLab: it will never finish, so it stops being polled.
-        if (error instanceof GitlabError && error.gitlabStatus === 404) {
+        // Deleted in GitLab: it will never finish, so it stops being polled. A missing project (a wrong
+        // GITLAB_PROJECT_ID) says nothing about the pipeline and is reported instead.
+        if (error instanceof GitlabError && error.gitlabStatus === 404 && !/project not found/i.test(error.message)) {
           say(engine, `Pipeline ${id} no longer exists in GitLab; it is marked canceled`);
           await applyStatus(engine, id, 'canceled', POLLER, true);
         } else problem ??= (error as Error).message;

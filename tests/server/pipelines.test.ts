@@ -317,9 +317,13 @@ forEachDialect(
         expect((await row(id)).status).toBe('running');
       }));
 
-    it('marks a pipeline that GitLab no longer has as canceled, so it stops being polled', () =>
+    it('marks a pipeline that GitLab no longer has as canceled, so it stops being polled, but not for a missing project', () =>
       withoutWebhooks(async () => {
         const { id, pipelineId } = (await run('5.2.0', zeta)).body.data;
+        fake.fail({ status: 404 }, 1000, '/pipelines/');
+        await gitlabOf(h.app.engine).pollOnce();
+        expect((await row(id)).status).toBe('pending');
+        fake.clearFaults();
         fake.pipelines.delete(pipelineId);
         await gitlabOf(h.app.engine).pollOnce();
         expect((await row(id)).status).toBe('canceled');
