@@ -5,6 +5,8 @@ import { DeleteCollectionUser } from './experiment/DeleteCollectionUser';
 import { IpImportButton } from './ip-import/IpImportButton';
 import { lazyForm } from './lazy-form';
 import LazyWhitelabelForm from './whitelabel/LazyWhitelabelForm';
+import { PipelineStatuses } from './pipelines/PipelineStatuses';
+import RunPipeline from './pipelines/RunPipeline';
 
 /**
  * The bespoke client pieces, registered by the name a manifest references (see src/registry/override-types.ts).
@@ -25,9 +27,11 @@ export const overrides: OverrideMap = {
   toolbar: {
     officeIpBox: OfficeIpBox,
     ipImport: IpImportButton,
+    runPipeline: RunPipeline,
   },
   rowActions: {
     deleteCollectionUser: DeleteCollectionUser,
+    pipelineStatuses: PipelineStatuses,
   },
   cells: {},
   filters: {},

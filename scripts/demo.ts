@@ -5,6 +5,7 @@ import { loadConfig } from '../server/config.ts';
 import { catalogueAreas, type DemoContext } from './demo/catalogue.ts';
 import { demoApi } from './demo/client.ts';
 import { testersAreas } from './demo/testers.ts';
+import { pipelinesAreas } from './demo/pipelines.ts';
 
 const config = loadConfig();
 const app = await buildApp({ config });
@@ -21,7 +22,7 @@ try {
   const login = await app.inject({ method: 'POST', url: '/v1/user/login', payload: { email, password } });
   if (login.statusCode !== 200) throw new Error(`Could not log in as ${email}: ${login.json().message}`);
   const ctx: DemoContext = { api: await demoApi(app, login.json().data.token), ids: {} };
-  for (const [label, fill] of [...catalogueAreas, ...testersAreas(engine.db)]) {
+  for (const [label, fill] of [...catalogueAreas, ...testersAreas(engine.db), ...pipelinesAreas(engine.db)]) {
     await fill(ctx);
     console.log(`demo: ${label}`);
   }

@@ -21,6 +21,7 @@ import { isApiPath, registerPanel } from './plugins/panel.ts';
 import { registerUploads } from './plugins/uploads.ts';
 import { BUILDS_FOLDER } from './actions/builds.ts';
 import { registerAssets, uploadFolders } from './plugins/assets.ts';
+import { registerGitlab } from './gitlab/pipelines.ts';
 import type { AttemptLimits } from './plugins/rate-limit.ts';
 
 export interface BuildOptions {
@@ -102,5 +103,6 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   registerCrudRoutes(app, engine, manifests);
   registerAssets(app, config.dataDir, [...uploadFolders(manifests), BUILDS_FOLDER]);
   registerLive(app, engine, config.corsOrigins);
+  registerGitlab(app, engine, config.gitlab);
   return app;
 }

@@ -16,6 +16,23 @@ export interface Config {
   trustedProxies: string[];
   schemasDir: string;
   distDir: string;
+  /** GitLab for the Pipelines screen (server/gitlab/); any of the four settings missing = not configured. */
+  gitlab: GitlabConfig;
+}
+
+export interface GitlabConfig {
+  /** GITLAB_URL, e.g. https://gitlab.example.com (no /api/v4). */
+  url?: string;
+  /** GITLAB_TOKEN: a project or personal access token with the api scope. Never logged nor answered. */
+  token?: string;
+  /** GITLAB_PROJECT_ID: the numeric id or the URL-encoded path (group%2Fproject). */
+  projectId?: string;
+  /** GITLAB_WEBHOOK_SECRET: what GitLab sends in X-Gitlab-Token with every pipeline event. */
+  webhookSecret?: string;
+  /** How often the poller asks GitLab about pipelines still pending or running. */
+  pollMs: number;
+  /** How long one request to GitLab may take. */
+  timeoutMs: number;
 }
 
 const list = (value: string | undefined) =>
@@ -38,5 +55,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedProxies: list(env.TRUSTED_PROXIES),
     schemasDir: resolve(env.SCHEMAS_DIR ?? 'schemas'),
     distDir: resolve(env.DIST_DIR ?? 'dist'),
+    gitlab: gitlabConfig(env),
+  };
+}
+
+function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = Number(env[name] ?? fallback);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} is not a number of seconds: ${env[name]}`);
+  return value * 1000;
+}
+
+function gitlabConfig(env: NodeJS.ProcessEnv): GitlabConfig {
+  const url = env.GITLAB_URL?.trim().replace(/\/+$/, '') || undefined;
+  if (url && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(url)) throw new Error(`GITLAB_URL is not an http(s) address: ${url}`);
+  return {
+    url,
+    token: env.GITLAB_TOKEN?.trim() || undefined,
+    projectId: env.GITLAB_PROJECT_ID?.trim() || undefined,
+    webhookSecret: env.GITLAB_WEBHOOK_SECRET || undefined,
+    pollMs: seconds(env, 'GITLAB_POLL_SECONDS', 15),
+    timeoutMs: seconds(env, 'GITLAB_TIMEOUT_SECONDS', 10),
   };
 }

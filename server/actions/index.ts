@@ -8,6 +8,7 @@ import { addIpArray } from './testers-ip.ts';
 import { listVersions } from './versions.ts';
 import { reloadBuilds, reloadBuildsForWl, updateBuildStatuses } from './builds.ts';
 import { getOfficeIp, officeIpSource, updateOfficeIp } from './office-ip.ts';
+import { cancelBeforeDelete, gitlabStatus, pipelineJobs, runPipeline } from './gitlab.ts';
 
 export interface ActionContext {
   engine: Engine;
@@ -15,6 +16,8 @@ export interface ActionContext {
   db: Kysely<any>;
   input: Record<string, unknown>;
   actor: Actor;
+  /** What the handler's `prepare` returned. */
+  prepared?: unknown;
 }
 
 export interface CustomHandler {
@@ -24,6 +27,13 @@ export interface CustomHandler {
   touches?: string[];
   /** A body limit above the server's 1 MiB default, for calls that carry a whole file's worth of data. */
   bodyLimit?: number;
+  /**
+   * Work done before the write's transaction opens, such as a call to another service that must not hold the
+   * database meanwhile; its result reaches `run` (and `undo`) as `ctx.prepared`.
+   */
+  prepare?(ctx: ActionContext): Promise<unknown>;
+  /** Takes back what `prepare` did when the write then fails; its own failure is reported, never thrown. */
+  undo?(ctx: ActionContext): Promise<void>;
   run(ctx: ActionContext): Promise<unknown>;
 }
 
@@ -37,6 +47,9 @@ export const customHandlers: Record<string, CustomHandler> = {
   // A 100,000-line import is a few MB of JSON.
   'testersIP.addArray': { write: true, bodyLimit: 64 * 1024 * 1024, run: addIpArray },
   'experiment.deleteUser': { write: true, touches: ['experimentUser'], run: deleteExperimentUser },
+  'gitlab.runPipeline': runPipeline,
+  'gitlab.jobs': { run: pipelineJobs },
+  'gitlab.status': { run: gitlabStatus },
 };
 
 /** What a record check may read: the write's transaction, and whether the record is added or edited. */
@@ -51,6 +64,16 @@ export type RecordCheck = (record: Record<string, unknown>, ctx: CheckContext) =
 
 export const recordChecks: Record<string, RecordCheck> = {
   'experiment.rules': experimentRules,
+};
+
+/**
+ * Hooks named by a destroy action's `before`: they run on the stored record before the delete's transaction
+ * opens (so a call to another service holds no database lock); a failure refuses the call and keeps the record.
+ */
+export type BeforeDestroy = (record: Record<string, unknown>, engine: Engine) => Promise<void>;
+
+export const beforeDestroy: Record<string, BeforeDestroy> = {
+  'gitlab.cancelPipeline': cancelBeforeDelete,
 };
 
 export type ValueSource = (ctx: Omit<ActionContext, 'input'>) => Promise<unknown>;

@@ -5,7 +5,7 @@ import type { ActionDecl, FieldSchema, FilterDecl, Role } from '../../src/core/m
 import { AppError, badRequest, conflict, notFound } from '../errors.ts';
 import { hashPassword } from '../plugins/passwords.ts';
 import type { Actor } from '../plugins/audit.ts';
-import { customHandlers, recordChecks, valueSources } from '../actions/index.ts';
+import { beforeDestroy, customHandlers, recordChecks, valueSources } from '../actions/index.ts';
 import { revokeTokensOf, type Engine } from './context.ts';
 import { check, coerce, objectValidator, ajv, type InputSource } from './input.ts';
 import { fieldKind, secretColumn, type EntityModel } from './model.ts';
@@ -43,6 +43,7 @@ async function runCheck(engine: Engine, action: ActionDecl, record: Record<strin
 /** Builds the handler of one declared action. */
 export function buildHandler(engine: Engine, model: EntityModel | undefined, name: string, action: ActionDecl): ActionHandler {
   if (action.check && !recordChecks[action.check]) throw new Error(`action ${name}: no server/actions check named "${action.check}"`);
+  if (action.before && !beforeDestroy[action.before]) throw new Error(`action ${name}: no server/actions before-destroy hook named "${action.before}"`);
   if (action.kind === 'custom') return customHandler(engine, action);
   if (!model) throw new Error(`action ${name} needs a table`);
   switch (action.kind) {
@@ -256,6 +257,7 @@ function destroyHandler(engine: Engine, model: EntityModel, action: ActionDecl):
   return async (call) => {
     coerceAll(call.input, model.props, call.source);
     check(validate, call.input);
+    if (action.before) await beforeDestroy[action.before](await findByKey(engine, model, key, call.input, engine.db), engine);
     let removed: Record<string, unknown> = {};
     const result = await write(engine, call, async (trx) => {
       const current = await findByKey(engine, model, key, call.input, trx);
@@ -422,7 +424,15 @@ function customHandler(engine: Engine, action: ActionDecl): ActionHandler {
   return async (call) => {
     coerceAll(call.input, inputSchema.properties ?? {}, call.source);
     check(validate, call.input);
-    const run = (db: Kysely<any>) => handler.run({ engine, db, input: call.input, actor: call.actor });
-    return handler.write ? write(engine, call, run, handler.touches) : run(engine.db);
+    const ctx = { engine, db: engine.db, input: call.input, actor: call.actor };
+    const prepared = handler.prepare ? await handler.prepare(ctx) : undefined;
+    const run = (db: Kysely<any>) => handler.run({ ...ctx, db, prepared });
+    if (!handler.write) return run(engine.db);
+    try {
+      return await write(engine, call, run, handler.touches);
+    } catch (error) {
+      if (handler.undo) await handler.undo({ ...ctx, prepared }).catch((e: Error) => console.error(`undo of ${action.path} failed: ${e.message}`));
+      throw error;
+    }
   };
 }

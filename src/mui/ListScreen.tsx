@@ -26,6 +26,7 @@ import { usePanel } from '../core/app/panel';
 import type { ListResult } from '../core/http/data-provider';
 import { parseListQuery, toApiParams, toSearchParams, type ListQuery } from '../core/list/list-query';
 import { callParamsOf, fillTemplate, ListContext, type ListContextValue } from '../core/list/list-context';
+import { useLiveRefresh } from '../core/live/live-refresh';
 import type { ActionDecl, Role } from '../core/manifest/types';
 import { ActionButton, placeOf } from './actions/ActionButtons';
 import { fieldLabel } from '../core/manifest/fields';
@@ -100,6 +101,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
     void mutateAll((key) => Array.isArray(key) && key[0] === listPath && key[1] !== paramsKey, undefined, { revalidate: false });
     void mutate();
   }, [mutate, mutateAll, listPath, paramsKey]);
+  useLiveRefresh(manifest.screen?.liveRefresh, reload);
 
   const [draft, setDraft] = useState<Record<string, string>>(query.filters);
   const appliedKey = JSON.stringify(query.filters);

@@ -11,12 +11,16 @@ export interface LiveState {
   buildsErrors: unknown;
   buildsStatuses: unknown;
   wlStatuses: unknown;
+  /** The last `pipelines` item: a pipeline was run, deleted or changed status (server/gitlab/pipelines.ts). */
+  pipelines: unknown;
+  /** How many items of each type arrived, so a screen can react to every arrival (useLiveRefresh). */
+  received: Record<string, number>;
 }
 
 /** SPEC leaves the cap open; 500 lines keep the console readable and the memory flat. */
 export const CONSOLE_CAP = 500;
 
-const initial: LiveState = { connected: false, console: [], buildsErrors: [], buildsStatuses: [], wlStatuses: [] };
+const initial: LiveState = { connected: false, console: [], buildsErrors: [], buildsStatuses: [], wlStatuses: [], pipelines: null, received: {} };
 
 export const live = createStore<LiveState>(initial);
 
@@ -26,6 +30,7 @@ export function applyBatch(state: LiveState, batch: unknown): LiveState {
   let next = state;
   for (const raw of batch as LiveItem[]) {
     if (!raw || typeof raw !== 'object') continue;
+    if (typeof raw.type === 'string') next = { ...next, received: { ...next.received, [raw.type]: (next.received[raw.type] ?? 0) + 1 } };
     switch (raw.type) {
       case 'console': {
         const lines = Array.isArray(raw.data) ? raw.data : [raw.data];
@@ -36,6 +41,9 @@ export function applyBatch(state: LiveState, batch: unknown): LiveState {
       case 'buildsStatuses':
       case 'wlStatuses':
         next = { ...next, [raw.type]: raw.data };
+        break;
+      case 'pipelines':
+        next = { ...next, pipelines: raw.data };
         break;
       default:
         break;

@@ -138,6 +138,8 @@ export interface ActionDecl {
   handler?: string;
   /** create, update: a server/actions record check (`experiment.rules`); its problems are a 400. */
   check?: string;
+  /** destroy: a server/actions hook run on the stored record before the delete (`gitlab.cancelPipeline`). */
+  before?: string;
   inputSchema?: Record<string, unknown>;
   forRole?: Partial<Record<Role, Record<string, string>>>;
   ui?: { place?: 'toolbar' | 'row' | 'none'; label?: string; confirm?: string; override?: string; requireFilter?: string };
@@ -159,6 +161,8 @@ export interface ScreenDecl {
   rowActions?: string[];
   routeParams?: Record<string, string>;
   heading?: string;
+  /** A live item type whose arrival reloads the open list (throttled to once per second). */
+  liveRefresh?: string;
   rowLinks?: { label: string; to: string }[];
 }
 

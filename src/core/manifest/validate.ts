@@ -168,6 +168,7 @@ function crossCheck(manifests: { file: string; m: Manifest }[]): void {
         }
       }
       if (action.refuseWhen) own(action.refuseWhen.field, `${at}/refuseWhen/field`);
+      if (action.before && action.kind !== 'destroy') fail(`${at}/before`, 'only a destroy action runs a before hook');
       for (const [role, fields] of Object.entries(action.forRole ?? {})) {
         for (const f of Object.keys(fields ?? {})) own(f, `${at}/forRole/${role}/${f}`);
       }

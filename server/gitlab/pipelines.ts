@@ -1,0 +1,219 @@
+// Pipeline status that follows GitLab: the webhook route for GitLab's "Pipeline events", a poller for the
+// pipelines still pending or running (for panels GitLab's webhooks cannot reach), and what a change of status
+// does: the row is updated once (a conditional UPDATE, so two sources never both act on one change), the
+// open Pipelines screens hear of it on the live socket, and a success reloads that whitelabel's builds.
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { GitlabConfig } from '../config.ts';
+import type { Engine } from '../crud/context.ts';
+import { AppError, badRequest, unauthorized } from '../errors.ts';
+import type { Actor } from '../plugins/audit.ts';
+import { reloadBuildsForWl } from '../actions/builds.ts';
+import { createGitlabClient, GitlabError, type GitlabClient } from './client.ts';
+
+/** GitLab's pipeline statuses, by how far along they are: a webhook never moves a row back a step. */
+const PROGRESS: Record<string, number> = {
+  created: 0,
+  waiting_for_resource: 0,
+  preparing: 0,
+  pending: 0,
+  scheduled: 0,
+  running: 1,
+  manual: 1,
+  canceling: 1,
+  success: 2,
+  failed: 2,
+  canceled: 2,
+  skipped: 2,
+};
+/** Statuses the poller keeps asking about (anything GitLab may still move on). */
+export const ACTIVE_STATUSES = Object.keys(PROGRESS).filter((s) => PROGRESS[s] < 2);
+export const isActive = (status: unknown) => typeof status === 'string' && ACTIVE_STATUSES.includes(status);
+
+export const WEBHOOK_PATH = '/v1/gitlab/webhook';
+const POLLER = 'gitlab poller';
+/** The author of what the server does by itself (a reload after a pipeline), for the calls that take an actor. */
+const SERVER: Actor = { id: null, email: null, role: null };
+const VARIABLES = ['GITLAB_URL', 'GITLAB_TOKEN', 'GITLAB_PROJECT_ID', 'GITLAB_WEBHOOK_SECRET'] as const;
+
+export interface GitlabService {
+  /** The variables still to set; empty when GitLab is configured. */
+  missing: string[];
+  /** "GitLab is not configured: set ..." or null. */
+  problem: string | null;
+  client?: GitlabClient;
+  /** The client, or the 503 that says which variables to set. */
+  requireClient(): GitlabClient;
+  /** One round of the poller (tests and the first start call it directly). */
+  pollOnce(): Promise<void>;
+}
+
+const services = new WeakMap<Engine, GitlabService>();
+
+/** The GitLab service of a running app (registerGitlab made it). */
+export function gitlabOf(engine: Engine): GitlabService {
+  const service = services.get(engine);
+  if (!service) throw new Error('registerGitlab() has not run for this app');
+  return service;
+}
+
+const pipelineTable = (engine: Engine) => {
+  const model = engine.models.get('pipeline');
+  if (!model) throw new Error('the GitLab calls need the pipeline entity (schemas/pipeline.json)');
+  return model.table;
+};
+
+const stamp = () => new Date().toISOString();
+const say = (engine: Engine, line: string) => engine.live.emit('console', `${stamp()} ${line}`);
+
+/** Reloads the builds of the whitelabel whose pipeline succeeded, reporting on the dashboard console. */
+async function reloadAfterSuccess(engine: Engine, row: Record<string, unknown>, source: string) {
+  const name = String(row.whitelabelName);
+  say(engine, `Pipeline ${row.pipelineId} of ${name} (${row.ref}) succeeded: reloading the builds of ${name}`);
+  try {
+    await engine.db.transaction().execute((trx) =>
+      reloadBuildsForWl({ engine, db: trx, input: { whitelabelId: Number(row.whitelabelId) }, actor: SERVER }),
+    );
+    engine.changes.emit({ entity: 'build', path: source });
+  } catch (error) {
+    say(engine, `Reload builds for ${name} after pipeline ${row.pipelineId} failed: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Moves the pipeline GitLab knows as `pipelineId` to `status`. A webhook (`authoritative` false) may arrive out of
+ * order, so it never moves a row back (running after success); the poller's GET is the current truth.
+ * Resolves true when this call changed the row.
+ */
+export async function applyStatus(engine: Engine, pipelineId: number, status: string, source: string, authoritative: boolean): Promise<boolean> {
+  const table = pipelineTable(engine);
+  const row = await engine.db.selectFrom(table).selectAll().where('pipelineId', '=', pipelineId).executeTakeFirst();
+  if (!row || row.status === status) return false;
+  if (!authoritative && (PROGRESS[status] ?? 1) < (PROGRESS[String(row.status)] ?? 1)) return false;
+  const result = await engine.db
+    .updateTable(table)
+    .set({ status, updatedAt: stamp() })
+    .where('id', '=', row.id)
+    .where('status', '=', row.status)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) return false;
+  engine.changes.emit({ entity: 'pipeline', path: source });
+  say(engine, `Pipeline ${pipelineId} of ${row.whitelabelName} (${row.ref}): ${row.status} -> ${status}`);
+  if (status === 'success') await reloadAfterSuccess(engine, row, source);
+  return true;
+}
+
+/** Asks GitLab about every pipeline still pending or running, a few at a time (the client's slots). */
+async function pollRound(engine: Engine, client: GitlabClient, report: (problem: string | null) => void) {
+  if (client.pausedFor() > 0) return;
+  const rows = await engine.db
+    .selectFrom(pipelineTable(engine))
+    .select(['pipelineId', 'status'])
+    .where('status', 'in', ACTIVE_STATUSES)
+    .orderBy('updatedAt', 'asc')
+    .limit(200)
+    .execute();
+  let problem: string | null = null;
+  await Promise.all(
+    rows.map(async (row) => {
+      const id = Number(row.pipelineId);
+      try {
+        const pipeline = await client.getPipeline(id);
+        await applyStatus(engine, id, pipeline.status, POLLER, true);
+      } catch (error) {
+        // Deleted in GitLab: it will never finish, so it stops being polled. A missing project (a wrong
+        // GITLAB_PROJECT_ID) says nothing about the pipeline and is reported instead.
+        if (error instanceof GitlabError && error.gitlabStatus === 404 && !/project not found/i.test(error.message)) {
+          say(engine, `Pipeline ${id} no longer exists in GitLab; it is marked canceled`);
+          await applyStatus(engine, id, 'canceled', POLLER, true);
+        } else problem ??= (error as Error).message;
+      }
+    }),
+  );
+  report(problem);
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+/**
+ * Sets up GitLab for one app: the client (when configured), the webhook route, the poller (stopped when the
+ * app closes) and the live `pipelines` item after every committed change of a pipeline row.
+ */
+export function registerGitlab(app: FastifyInstance, engine: Engine, config: GitlabConfig): GitlabService {
+  const values: Record<(typeof VARIABLES)[number], string | undefined> = {
+    GITLAB_URL: config.url,
+    GITLAB_TOKEN: config.token,
+    GITLAB_PROJECT_ID: config.projectId,
+    GITLAB_WEBHOOK_SECRET: config.webhookSecret,
+  };
+  const missing = VARIABLES.filter((name) => !values[name]);
+  const problem = missing.length ? `GitLab is not configured: set ${missing.join(', ')} in the server's environment` : null;
+  const client = problem ? undefined : createGitlabClient({ url: config.url!, token: config.token!, projectId: config.projectId!, timeoutMs: config.timeoutMs });
+
+  let lastProblem: string | null = null;
+  const report = (now: string | null) => {
+    if (now === lastProblem) return;
+    say(engine, now ? `GitLab poll failed: ${now}` : 'GitLab poll works again');
+    lastProblem = now;
+  };
+  let round: Promise<void> | undefined;
+  const pollOnce = () => {
+    round ??= (client ? pollRound(engine, client, report) : Promise.resolve())
+      .catch((error: Error) => report(error.message))
+      .finally(() => (round = undefined));
+    return round;
+  };
+  const service: GitlabService = {
+    missing,
+    problem,
+    client,
+    requireClient() {
+      if (!client) throw new AppError(503, problem!);
+      return client;
+    },
+    pollOnce,
+  };
+  services.set(engine, service);
+
+  const stopFeed = engine.changes.on((change) => {
+    if (change.entity === 'pipeline') engine.live.emit('pipelines', { path: change.path });
+  });
+  let timer: NodeJS.Timeout | undefined;
+  if (client) {
+    const loop = () => {
+      timer = setTimeout(() => void pollOnce().finally(() => timer && loop()), config.pollMs);
+      timer.unref();
+    };
+    loop();
+  }
+  app.addHook('preClose', async () => {
+    clearTimeout(timer);
+    timer = undefined;
+    stopFeed();
+    await round;
+  });
+
+  // GitLab's "Pipeline events" (Settings > Webhooks): large pipelines send large payloads, hence the limit.
+  app.post(WEBHOOK_PATH, { bodyLimit: 8 * 1024 * 1024 }, async (request) => {
+    if (problem) throw new AppError(503, problem);
+    const token = request.headers['x-gitlab-token'];
+    if (typeof token !== 'string' || !sameSecret(token, config.webhookSecret!)) throw unauthorized('Wrong or missing X-Gitlab-Token');
+    const event = request.headers['x-gitlab-event'];
+    // Other events are answered 200: GitLab disables a webhook that keeps failing.
+    if (event !== 'Pipeline Hook') return { result: true, data: { ignored: typeof event === 'string' ? event : 'no X-Gitlab-Event' } };
+    const body = request.body as { object_kind?: unknown; object_attributes?: { id?: unknown; status?: unknown } } | null;
+    const attributes = body?.object_attributes;
+    if (body?.object_kind !== 'pipeline' || !attributes || !Number.isSafeInteger(attributes.id)) {
+      throw badRequest('object_attributes.id: a pipeline event carries the pipeline id');
+    }
+    if (typeof attributes.status !== 'string' || !/^[a-z_]{1,40}$/.test(attributes.status)) {
+      throw badRequest('object_attributes.status: a pipeline event carries the pipeline status');
+    }
+    const updated = await applyStatus(engine, attributes.id as number, attributes.status, WEBHOOK_PATH, false);
+    return { result: true, data: { updated } };
+  });
+  return service;
+}
