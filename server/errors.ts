@@ -5,6 +5,8 @@ export class AppError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Response headers the failure carries (Retry-After of a 429). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = 'AppError';
@@ -16,12 +18,15 @@ export const unauthorized = (message = 'Authorization required') => new AppError
 export const forbidden = (message = 'Your role may not use this call') => new AppError(403, message);
 export const notFound = (message = 'Not found') => new AppError(404, message);
 export const conflict = (message: string) => new AppError(409, message);
-export const tooManyRequests = (message = 'Too many attempts, try again later') => new AppError(429, message);
+/** A 429 always says when to come back (Retry-After, in seconds). */
+export const tooManyRequests = (retryAfterSeconds: number, message = `Too many attempts, try again in ${retryAfterSeconds} s`) =>
+  new AppError(429, message, { 'retry-after': String(retryAfterSeconds) });
 
 /** Installs the error and not-found handlers that turn every failure into the envelope. */
 export function installErrorHandlers(app: FastifyInstance, notFoundFallback?: (url: string) => boolean): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
+      if (error.headers) reply.headers(error.headers);
       return reply.status(error.status).send({ result: false, message: error.message });
     }
     const status = (error as FastifyError).statusCode;

@@ -8,7 +8,7 @@ import type { Actor } from '../plugins/audit.ts';
 import { customHandlers, recordChecks, valueSources } from '../actions/index.ts';
 import { revokeTokensOf, type Engine } from './context.ts';
 import { check, coerce, objectValidator, ajv, type InputSource } from './input.ts';
-import { fieldKind, secretColumn, type EntityModel } from './model.ts';
+import { fieldKind, isEmailField, secretColumn, type EntityModel } from './model.ts';
 import { removeStoredFiles, storedFileFields, takeUploads, withFiles } from './files.ts';
 import { columnRef, joinRelations, present, readOne, selectRows, toDb } from './rows.ts';
 
@@ -121,7 +121,9 @@ async function checkUnique(engine: Engine, model: EntityModel, stored: Record<st
     let query = trx.selectFrom(model.table).select('id');
     for (const f of fields) {
       const value = stored[f];
-      query = value === null || value === undefined ? query.where(f, 'is', null) : query.where(f, '=', value);
+      if (value === null || value === undefined) query = query.where(f, 'is', null);
+      else if (isEmailField(model, f)) query = query.where(sql`lower(${sql.ref(f)})`, '=', String(value).toLowerCase());
+      else query = query.where(f, '=', value);
     }
     if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
     if (await query.executeTakeFirst()) {
@@ -138,7 +140,7 @@ async function write<T>(engine: Engine, call: CallContext, body: (trx: Kysely<an
   try {
     const result = await engine.db.transaction().execute(async (trx) => {
       const out = await body(trx);
-      await engine.audit.write(trx, call.actor, call.path);
+      await engine.audit.write(trx, call.actor, call.path, { entity: call.entity, recordId: recordIdOf(out) });
       return out;
     });
     for (const entity of new Set([call.entity, ...touches])) engine.changes.emit({ entity, path: call.path });
@@ -149,6 +151,12 @@ async function write<T>(engine: Engine, call: CallContext, body: (trx: Kysely<an
     if (engine.caps.isForeignKeyViolation(error)) throw conflict('The record is still referenced by other records');
     throw error;
   }
+}
+
+/** The id of the record a write answered with (create, update, toggle, destroy), for its audit row. */
+function recordIdOf(out: unknown): number | null {
+  const id = (out as { id?: unknown } | null | undefined)?.id;
+  return typeof id === 'number' && Number.isSafeInteger(id) ? id : null;
 }
 
 function keyOf(action: ActionDecl) {
@@ -169,6 +177,11 @@ function refuse(action: ActionDecl, record: Record<string, unknown>) {
 
 async function revokeIfAccount(engine: Engine, model: EntityModel, trx: Kysely<any>, id: number) {
   if (model === engine.accounts) await revokeTokensOf(trx, id);
+}
+
+/** After the revoking write committed: the account's live sockets are cut at once. */
+function endSessionsIfAccount(engine: Engine, model: EntityModel, id: number) {
+  if (model === engine.accounts) engine.live.endSessions({ userId: id });
 }
 
 function createHandler(engine: Engine, model: EntityModel, action: ActionDecl): ActionHandler {
@@ -221,7 +234,8 @@ function updateHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
     refuseReadOnly(model, input, allowed);
     coerceAll(input, model.props, call.source);
     check(validate, input);
-    return withFiles(engine.dataDir, (staging) => write(engine, call, async (trx) => {
+    const secretChanged = [...model.secrets].some((f) => f in input);
+    const saved = await withFiles(engine.dataDir, (staging) => write(engine, call, async (trx) => {
       const current = await findByKey(engine, model, key, input, trx);
       refuse(action, current);
       for (const f of locked) {
@@ -243,6 +257,8 @@ function updateHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
       if ([...model.secrets].some((f) => f in values)) await revokeIfAccount(engine, model, trx, id);
       return readOne(engine, model, id, trx);
     }));
+    if (secretChanged) endSessionsIfAccount(engine, model, Number(saved?.id));
+    return saved;
   };
 }
 
@@ -266,6 +282,7 @@ function destroyHandler(engine: Engine, model: EntityModel, action: ActionDecl):
       removed = current;
       return { id };
     });
+    endSessionsIfAccount(engine, model, result.id);
     await removeStoredFiles(engine.dataDir, model, removed);
     return result;
   };
