@@ -11,6 +11,7 @@ import { check, coerce, objectValidator, ajv, type InputSource } from './input.t
 import { fieldKind, isEmailField, secretColumn, type EntityModel } from './model.ts';
 import { removeStoredFiles, storedFileFields, takeUploads, withFiles } from './files.ts';
 import { columnRef, joinRelations, present, readOne, selectRows, toDb } from './rows.ts';
+import { checkVersion, nextVersion, takeVersion } from './versions.ts';
 
 export interface CallContext {
   input: Record<string, unknown>;
@@ -229,6 +230,7 @@ function updateHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
   const validate = objectValidator(pick(model.props, [...allowed].filter((f) => !fileFields.has(f))), key);
   return async (call) => {
     const input = call.input;
+    const version = takeVersion(model, input);
     const files = takeUploads(model, input);
     for (const f of files.keys()) if (!writable.has(f)) throw badRequest(`${f}: cannot be changed by this call`);
     refuseReadOnly(model, input, allowed);
@@ -238,6 +240,7 @@ function updateHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
     const saved = await withFiles(engine.dataDir, (staging) => write(engine, call, async (trx) => {
       const current = await findByKey(engine, model, key, input, trx);
       refuse(action, current);
+      await checkVersion(engine, model, current, version, trx);
       for (const f of locked) {
         if (f in input && !key.includes(f) && JSON.stringify(input[f]) !== JSON.stringify(current[f])) {
           throw badRequest(`${f}: cannot be changed`);
@@ -250,7 +253,7 @@ function updateHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
       await checkRelations(engine, model, values, trx);
       Object.assign(values, await staging.place(model, files, { ...current, ...values }));
       const stored = await storedValues(engine, model, values);
-      if (model.hasColumn('updatedAt')) stored.updatedAt = new Date().toISOString();
+      if (model.hasColumn('updatedAt')) stored.updatedAt = nextVersion(current);
       const id = Number(current.id);
       await checkUnique(engine, model, stored, trx, id);
       if (Object.keys(stored).length) await trx.updateTable(model.table).set(stored).where('id', '=', id).execute();
@@ -293,14 +296,16 @@ function toggleHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
   const validate = keyValidator(model, key);
   const field = action.field!;
   return async (call) => {
+    const version = takeVersion(model, call.input);
     coerceAll(call.input, model.props, call.source);
     check(validate, call.input);
     return write(engine, call, async (trx) => {
       const current = await findByKey(engine, model, key, call.input, trx);
       refuse(action, current);
+      await checkVersion(engine, model, current, version, trx);
       const id = Number(current.id);
       const stored: Record<string, unknown> = { [field]: engine.caps.toDbBoolean(!current[field]) };
-      if (model.hasColumn('updatedAt')) stored.updatedAt = new Date().toISOString();
+      if (model.hasColumn('updatedAt')) stored.updatedAt = nextVersion(current);
       await trx.updateTable(model.table).set(stored).where('id', '=', id).execute();
       return readOne(engine, model, id, trx);
     });

@@ -2,7 +2,7 @@
 // however busy, and its live socket goes with it. Tokens never reach the request log.
 import { Writable } from 'node:stream';
 import { io } from 'socket.io-client';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { DEFAULT_SESSION_IDLE, DEFAULT_SESSION_LIFETIME, duration, loadConfig } from '../../server/config.ts';
 import { forEachDialect, ADMIN, startApp } from './harness.ts';
 
