@@ -21,6 +21,7 @@ import { availableHosts, isApiPath, registerPanel } from './plugins/panel.ts';
 import { registerUploads } from './plugins/uploads.ts';
 import { BUILDS_FOLDER } from './actions/builds.ts';
 import { registerAssets, uploadFolders } from './plugins/assets.ts';
+import { registerBrowserSecurity } from './plugins/browser-security.ts';
 import type { AttemptLimits } from './plugins/rate-limit.ts';
 import { loggerOptions, type LogDestination } from './logging.ts';
 
@@ -97,13 +98,15 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   }
 
   if (config.corsOrigins.length) await app.register(cors, { origin: config.corsOrigins });
+  const fileFolders = [...uploadFolders(manifests), BUILDS_FOLDER];
+  registerBrowserSecurity(app, { panelHosts: availableHosts(config), publicUrl: config.publicUrl, filePrefixes: fileFolders.map((f) => `/${f}/`) });
   await registerUploads(app);
   const hasPanel = await registerPanel(app, config);
   installErrorHandlers(app, hasPanel ? (url) => !isApiPath(url) : undefined);
   registerAuth(app, engine, options.loginLimits);
   registerRefusalAudit(app, engine);
   registerCrudRoutes(app, engine, manifests);
-  registerAssets(app, config.dataDir, [...uploadFolders(manifests), BUILDS_FOLDER]);
+  registerAssets(app, config.dataDir, fileFolders);
   registerLive(app, engine, { panelHosts: availableHosts(config), corsOrigins: config.corsOrigins });
   return app;
 }
