@@ -1,19 +1,11 @@
 // Hostile uploads served from the panel's origin: style sheets that import foreign sheets or run script are
 // refused, and a logo keeps only the chunks a picture needs (HTML hidden in a text chunk never reaches disk).
-import { crc32, deflateSync } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
 import { expect, it } from 'vitest';
+import { chunk } from '../../scripts/lib/png.ts';
 import { cssProblem, pngSize } from '../../server/crud/file-checks.ts';
 import { css, HD, png, whitelabelForm } from './catalogue-fixtures.ts';
 import { forEachDialect } from './harness.ts';
-
-function chunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
-  return Buffer.concat([head, data, crc]);
-}
 
 /** A valid PNG with `extra` chunks inserted after IHDR. */
 function withChunks(source: Buffer, ...extra: Buffer[]): Buffer {
