@@ -9,7 +9,7 @@ import { compileSchemaValidatorsCode } from '@rjsf/validator-ajv8/compileSchemaV
 import { hashForSchema, type RJSFSchema } from '@rjsf/utils';
 import type { Plugin } from 'vite';
 import { actionOfKind } from '../../src/core/access/access.ts';
-import { CUSTOM_FORMATS, formFields, formJsonSchema, type FormMode } from '../../src/core/form/form-schema.ts';
+import { CUSTOM_FORMATS, formFields, formJsonSchema, validationSchema, type FormMode } from '../../src/core/form/form-schema.ts';
 import { ROLES, type Manifest } from '../../src/core/manifest/types.ts';
 
 export const FORM_VALIDATORS_MODULE = 'virtual:form-validators';
@@ -24,7 +24,7 @@ function readManifests(dirs: string[]): Manifest[] {
   );
 }
 
-/** Every root schema the generic form can be given: each manifest with form fields, in each mode, for each role. */
+/** Every root schema the generic form validates: each manifest with form fields, in each mode, for each role (annotations left out). */
 export function formSchemas(manifests: Manifest[]): Map<string, RJSFSchema> {
   const schemas = new Map<string, RJSFSchema>();
   for (const manifest of manifests) {
@@ -32,7 +32,7 @@ export function formSchemas(manifests: Manifest[]): Map<string, RJSFSchema> {
     for (const mode of ['create', 'edit'] as FormMode[]) {
       for (const role of ROLES) {
         const action = actionOfKind(manifest, mode === 'edit' ? 'update' : 'create', role);
-        const schema = formJsonSchema(manifest, formFields(manifest, mode, role, action?.[1])) as RJSFSchema;
+        const schema = validationSchema(formJsonSchema(manifest, formFields(manifest, mode, role, action?.[1])) as RJSFSchema);
         schemas.set(hashForSchema(schema), schema);
       }
     }
