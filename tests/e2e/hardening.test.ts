@@ -21,12 +21,16 @@ async function watchCsp(page: Page): Promise<() => Promise<string[]>> {
   return async () => [...(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)), ...console];
 }
 
-describe('the panel under its Content-Security-Policy', () => {
+describe('the panel under its Content-Security-Policy, with two admins', () => {
   let server: RunningServer;
   let browser: Browser;
+  let second: string;
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    const admin = await server.login();
+    await server.api('GET', '/v1/admin/user/add', { ...SECOND, role: 'admin' }, admin);
+    second = await server.login(SECOND.email, SECOND.password);
   });
   afterAll(async () => {
     await browser?.close();
@@ -70,28 +74,10 @@ describe('the panel under its Content-Security-Policy', () => {
 
     expect(await violations()).toEqual([]);
   });
-});
-
-describe('two admins edit the same record', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let page: Page;
-  let second: string;
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    const admin = await server.login();
-    await server.api('GET', '/v1/admin/user/add', { ...SECOND, role: 'admin' }, admin);
-    second = await server.login(SECOND.email, SECOND.password);
-    page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
-    await loginThroughScreen(page, server);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   it('refuses the stale save, names who changed the record, and reloads it into the form on request', async () => {
+    const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+    await loginThroughScreen(page, server);
     const added = await server.api('GET', '/v1/admin/platform/add', { name: 'contested', maxVersion: '01.00.00' }, second);
     await page.goto(`${server.url}/platforms`);
     const row = page.locator('.MuiDataGrid-row', { hasText: 'contested' });
