@@ -4,6 +4,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { validateManifests } from './src/core/manifest/validate.ts';
+import { formValidators } from './scripts/build/form-validators.ts';
 
 const BACKEND = process.env.PANEL_BACKEND ?? 'http://127.0.0.1:8080';
 
@@ -61,7 +62,7 @@ function precompress(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), manifestCheck(), precompress()],
+  plugins: [react(), manifestCheck(), formValidators(['schemas']), precompress()],
   build: { outDir: 'dist', emptyOutDir: true, manifest: true },
   server: {
     proxy: {

@@ -12,22 +12,24 @@ import { buildModel, type EntityModel } from './crud/model.ts';
 import type { Engine } from './crud/context.ts';
 import { registerCrudRoutes } from './crud/routes.ts';
 import { valueSources } from './actions/index.ts';
-import { createAuditLog } from './plugins/audit.ts';
+import { createAuditLog, registerRefusalAudit } from './plugins/audit.ts';
 import { checkAccountsModel, ensureFirstAdmin, registerAuth } from './plugins/auth.ts';
-import { createLiveHub } from './plugins/live-hub.ts';
+import { createLiveHub, liveAudiences } from './plugins/live-hub.ts';
 import { createChangeFeed } from './crud/changes.ts';
 import { registerLive } from './plugins/live.ts';
-import { isApiPath, registerPanel } from './plugins/panel.ts';
+import { availableHosts, isApiPath, registerPanel } from './plugins/panel.ts';
 import { registerUploads } from './plugins/uploads.ts';
 import { BUILDS_FOLDER } from './actions/builds.ts';
 import { registerAssets, uploadFolders } from './plugins/assets.ts';
 import { registerGitlab } from './gitlab/pipelines.ts';
+import { registerBrowserSecurity } from './plugins/browser-security.ts';
 import type { AttemptLimits } from './plugins/rate-limit.ts';
+import { loggerOptions, type LogDestination } from './logging.ts';
 
 export interface BuildOptions {
   config?: Partial<Config>;
   loginLimits?: AttemptLimits;
-  logger?: boolean;
+  logger?: boolean | LogDestination;
 }
 
 declare module 'fastify' {
@@ -69,14 +71,15 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     models,
     accounts,
     audit: createAuditLog([...models.values()].find((m) => m.manifest.provides === 'audit-log')),
-    live: createLiveHub(),
+    live: createLiveHub(liveAudiences(manifests)),
     changes: createChangeFeed(),
     dataDir: config.dataDir,
+    sessions: { idleMs: config.sessionIdleMs, lifetimeMs: config.sessionLifetimeMs },
   };
   checkAccountsModel(engine);
 
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: loggerOptions(options.logger),
     bodyLimit: BODY_LIMIT,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
@@ -96,13 +99,16 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   }
 
   if (config.corsOrigins.length) await app.register(cors, { origin: config.corsOrigins });
+  const fileFolders = [...uploadFolders(manifests), BUILDS_FOLDER];
+  registerBrowserSecurity(app, { panelHosts: availableHosts(config), publicUrl: config.publicUrl, filePrefixes: fileFolders.map((f) => `/${f}/`) });
   await registerUploads(app);
   const hasPanel = await registerPanel(app, config);
   installErrorHandlers(app, hasPanel ? (url) => !isApiPath(url) : undefined);
   registerAuth(app, engine, options.loginLimits);
+  registerRefusalAudit(app, engine);
   registerCrudRoutes(app, engine, manifests);
-  registerAssets(app, config.dataDir, [...uploadFolders(manifests), BUILDS_FOLDER]);
-  registerLive(app, engine, config.corsOrigins);
+  registerAssets(app, config.dataDir, fileFolders);
+  registerLive(app, engine, { panelHosts: availableHosts(config), corsOrigins: config.corsOrigins });
   registerGitlab(app, engine, config.gitlab);
   return app;
 }

@@ -16,6 +16,10 @@ export interface Config {
   trustedProxies: string[];
   schemasDir: string;
   distDir: string;
+  /** A session ends after this long without a call (SESSION_IDLE_TIMEOUT). */
+  sessionIdleMs: number;
+  /** A session ends this long after its login, however busy (SESSION_LIFETIME). */
+  sessionLifetimeMs: number;
   /** GitLab for the Pipelines screen (server/gitlab/); any of the four settings missing = not configured. */
   gitlab: GitlabConfig;
 }
@@ -33,6 +37,20 @@ export interface GitlabConfig {
   pollMs: number;
   /** How long one request to GitLab may take. */
   timeoutMs: number;
+}
+
+export const DEFAULT_SESSION_IDLE = '12h';
+export const DEFAULT_SESSION_LIFETIME = '30d';
+
+/**
+ * A duration of the environment: a number with the unit s, m, h or d.
+ * @example duration('12h', 'SESSION_IDLE_TIMEOUT') // 43200000
+ */
+export function duration(text: string, name: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([smhd])\s*$/.exec(text);
+  const ms = match ? Number(match[1]) * { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as 's' | 'm' | 'h' | 'd'] : NaN;
+  if (!(ms > 0)) throw new Error(`${name} is not a duration like 90s, 30m, 12h or 30d: ${text}`);
+  return ms;
 }
 
 const list = (value: string | undefined) =>
@@ -55,6 +73,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedProxies: list(env.TRUSTED_PROXIES),
     schemasDir: resolve(env.SCHEMAS_DIR ?? 'schemas'),
     distDir: resolve(env.DIST_DIR ?? 'dist'),
+    sessionIdleMs: duration(env.SESSION_IDLE_TIMEOUT || DEFAULT_SESSION_IDLE, 'SESSION_IDLE_TIMEOUT'),
+    sessionLifetimeMs: duration(env.SESSION_LIFETIME || DEFAULT_SESSION_LIFETIME, 'SESSION_LIFETIME'),
     gitlab: gitlabConfig(env),
   };
 }

@@ -5,6 +5,10 @@ export class AppError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Response headers the failure carries (Retry-After of a 429). */
+    readonly headers?: Record<string, string>,
+    /** Fields the envelope carries besides result and message (`stale` of a stale edit). */
+    readonly body?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'AppError';
@@ -16,13 +20,24 @@ export const unauthorized = (message = 'Authorization required') => new AppError
 export const forbidden = (message = 'Your role may not use this call') => new AppError(403, message);
 export const notFound = (message = 'Not found') => new AppError(404, message);
 export const conflict = (message: string) => new AppError(409, message);
-export const tooManyRequests = (message = 'Too many attempts, try again later') => new AppError(429, message);
+/** What a client needs to offer a reload after its edit was refused as stale. */
+export interface StaleDetails {
+  changedBy: string | null;
+  changedAt: string | null;
+  /** The record as it is now. */
+  record: Record<string, unknown>;
+}
+export const staleEdit = (message: string, stale: StaleDetails) => new AppError(409, message, undefined, { stale });
+/** A 429 always says when to come back (Retry-After, in seconds). */
+export const tooManyRequests = (retryAfterSeconds: number, message = `Too many attempts, try again in ${retryAfterSeconds} s`) =>
+  new AppError(429, message, { 'retry-after': String(retryAfterSeconds) });
 
 /** Installs the error and not-found handlers that turn every failure into the envelope. */
 export function installErrorHandlers(app: FastifyInstance, notFoundFallback?: (url: string) => boolean): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
-      return reply.status(error.status).send({ result: false, message: error.message });
+      if (error.headers) reply.headers(error.headers);
+      return reply.status(error.status).send({ ...error.body, result: false, message: error.message });
     }
     const status = (error as FastifyError).statusCode;
     if ((error as FastifyError).validation) {

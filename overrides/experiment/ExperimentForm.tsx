@@ -19,12 +19,13 @@ import { actionOfKind } from '../../src/core/access/access';
 import { usePanel } from '../../src/core/app/panel';
 import { useLookup } from '../../src/core/list/lookup';
 import { useWrite } from '../../src/core/app/write-status';
-import { actionLabel } from '../../src/core/list/record-actions';
+import { actionLabel, versionOf } from '../../src/core/list/record-actions';
 import { LookupSelect } from '../../src/mui/LookupSelect';
 import type { FormOverrideProps } from '../../src/registry/override-types';
 import { FormSection, TextListField } from '../shared/FormList';
 import { cleanModelNames, experimentProblems, newExperiment, removeItem, type DeploymentBlock, type ExperimentDraft } from './rules';
 import { ModalActions } from '../../src/mui/ModalActions';
+import { StaleEditReload } from '../../src/mui/StaleEditReload';
 
 /** SPEC 7: the experiment form lists whitelabels and platforms as a page of 30 rows. */
 const LOOKUP_PAGE = 30;
@@ -59,7 +60,7 @@ const numberOrNull = (text: string) => (text === '' ? null : Number(text));
  * function the server's `experiment.rules` check runs on add and edit (the server also refuses platform ids
  * that name no platform, which the 30-row lookup cannot tell).
  */
-export default function ExperimentForm({ manifest, role, record, open, onClose, onSaved }: FormOverrideProps) {
+export default function ExperimentForm({ manifest, role, record, open, onClose, onSaved, onReload }: FormOverrideProps) {
   const panel = usePanel();
   const mode = record ? 'update' : 'create';
   const action = actionOfKind(manifest, mode, role);
@@ -101,7 +102,7 @@ export default function ExperimentForm({ manifest, role, record, open, onClose, 
       whitelabelId, platformIds: ids, modelNames: names, recordsCount, probability, versionsDeploymentSettings,
       isActive, isCollecting, isRandomSaveEnable,
     };
-    if (record) payload.id = record.id;
+    if (record) Object.assign(payload, { id: record.id }, versionOf(manifest, record));
     if (await write.run(() => panel.provider.call(action[1], payload))) onSaved();
   }
 
@@ -115,6 +116,7 @@ export default function ExperimentForm({ manifest, role, record, open, onClose, 
               {write.error}
             </Alert>
           )}
+          <StaleEditReload failure={write.failure} onReload={onReload} />
           <LookupSelect
             id="experiment-whitelabel"
             entity="whitelabel"

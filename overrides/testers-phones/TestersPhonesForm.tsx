@@ -9,11 +9,12 @@ import { useRef, useState } from 'react';
 import { actionOfKind } from '../../src/core/access/access';
 import { usePanel } from '../../src/core/app/panel';
 import { useWrite } from '../../src/core/app/write-status';
-import { actionLabel } from '../../src/core/list/record-actions';
+import { actionLabel, versionOf } from '../../src/core/list/record-actions';
 import { LookupSelect } from '../../src/mui/LookupSelect';
 import type { FormOverrideProps } from '../../src/registry/override-types';
 import { TextListField } from '../shared/FormList';
 import { ModalActions } from '../../src/mui/ModalActions';
+import { StaleEditReload } from '../../src/mui/StaleEditReload';
 
 type Row = Record<string, unknown>;
 
@@ -21,7 +22,7 @@ type Row = Record<string, unknown>;
  * The testers-phones modal (SPEC 5): whitelabel, a list of phones, active. Choosing a whitelabel that already
  * has a record loads it, so the save edits that record instead of colliding with it.
  */
-export default function TestersPhonesForm({ manifest, role, record, open, onClose, onSaved }: FormOverrideProps) {
+export default function TestersPhonesForm({ manifest, role, record, open, onClose, onSaved, onReload }: FormOverrideProps) {
   const panel = usePanel();
   const [current, setCurrent] = useState<Row | null>(record);
   const [whitelabelId, setWhitelabelId] = useState<number | undefined>((record?.whitelabelId as number | undefined) ?? undefined);
@@ -55,7 +56,7 @@ export default function TestersPhonesForm({ manifest, role, record, open, onClos
     if (!complete) return;
     if (!action) return;
     const payload: Row = { whitelabelId, phones: cleaned, isActive };
-    if (current) payload.id = current.id;
+    if (current) Object.assign(payload, { id: current.id }, versionOf(manifest, current));
     if (await write.run(() => panel.provider.call(action[1], payload))) onSaved();
   }
 
@@ -74,6 +75,7 @@ export default function TestersPhonesForm({ manifest, role, record, open, onClos
               {write.error}
             </Alert>
           )}
+          <StaleEditReload failure={write.failure} onReload={onReload} />
           <LookupSelect id="testers-phones-whitelabel" entity="whitelabel" label="Whitelabel id" required value={whitelabelId} onChange={(v) => void chooseWhitelabel(v as number | undefined)} />
           <TextListField title="Phones" itemLabel="Phone" addLabel="Add phone" values={phones} onChange={setPhones} />
           <FormControlLabel control={<Checkbox checked={isActive} onChange={(e) => setIsActive(e.target.checked)} />} label="Active" />

@@ -9,11 +9,12 @@ import { useState } from 'react';
 import { actionOfKind } from '../../src/core/access/access';
 import { usePanel } from '../../src/core/app/panel';
 import { useWrite } from '../../src/core/app/write-status';
-import { actionLabel } from '../../src/core/list/record-actions';
+import { actionLabel, versionOf } from '../../src/core/list/record-actions';
 import type { FormOverrideProps } from '../../src/registry/override-types';
 import { ASSETS, ERROR_HEADING, reachableAssets, whitelabelErrors, type AssetField } from './rules';
 import { FilePicker } from '../../src/mui/FilePicker';
 import { ModalActions } from '../../src/mui/ModalActions';
+import { StaleEditReload } from '../../src/mui/StaleEditReload';
 import { VersionSelect } from '../../src/mui/VersionSelect';
 
 const PICKERS: { field: AssetField; label: string; accept: string }[] = [
@@ -28,7 +29,7 @@ const text = (value: unknown) => (typeof value === 'string' ? value : '');
  * The whitelabel add/edit modal (`form.override: "whitelabelForm"`): the generic fields plus SPEC 5's rule that
  * on edit a file may be left out only while its stored asset is reachable, with the spec's Russian messages.
  */
-export default function WhitelabelForm({ manifest, role, record, open, onClose, onSaved }: FormOverrideProps) {
+export default function WhitelabelForm({ manifest, role, record, open, onClose, onSaved, onReload }: FormOverrideProps) {
   const panel = usePanel();
   const action = actionOfKind(manifest, record ? 'update' : 'create', role);
   const [name, setName] = useState(text(record?.name));
@@ -52,7 +53,7 @@ export default function WhitelabelForm({ manifest, role, record, open, onClose, 
     setErrors(found);
     if (found.length) return;
     const payload: Record<string, unknown> = { name, feUrl, deployConfiguration, maxVersion, ...files };
-    if (record) payload.id = record.id;
+    if (record) Object.assign(payload, { id: record.id }, versionOf(manifest, record));
     if (await write.run(() => panel.provider.call(action[1], payload))) onSaved();
   }
 
@@ -75,6 +76,7 @@ export default function WhitelabelForm({ manifest, role, record, open, onClose, 
             {write.error}
           </Alert>
         )}
+        <StaleEditReload failure={write.failure} onReload={onReload} />
         <Stack spacing={2} sx={{ pt: 1 }}>
           <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} disabled={Boolean(record) || pending} helperText={record ? 'The name names the asset files, so it stays' : 'Letters, digits, - and _'} />
           <TextField label="FE URL" value={feUrl} onChange={(e) => setFeUrl(e.target.value)} disabled={pending} />

@@ -3,7 +3,8 @@ import { crc32, deflateSync } from 'node:zlib';
 
 export type Rgb = [number, number, number];
 
-function chunk(type: string, data: Buffer): Buffer {
+/** One PNG chunk: length, type, data and CRC. */
+export function chunk(type: string, data: Buffer): Buffer {
   const head = Buffer.alloc(8);
   head.writeUInt32BE(data.length, 0);
   head.write(type, 4, 'latin1');

@@ -21,6 +21,8 @@ export interface Engine {
   changes: ChangeFeed;
   /** DATA_DIR: uploaded files and the build tree live under it. */
   dataDir: string;
+  /** How long a session lives: without a call (idle) and at most (lifetime) after its login. */
+  sessions: { idleMs: number; lifetimeMs: number };
 }
 
 export const TOKENS_TABLE = 'auth_tokens';

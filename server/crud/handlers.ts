@@ -8,9 +8,10 @@ import type { Actor } from '../plugins/audit.ts';
 import { beforeDestroy, customHandlers, recordChecks, valueSources } from '../actions/index.ts';
 import { revokeTokensOf, type Engine } from './context.ts';
 import { check, coerce, objectValidator, ajv, type InputSource } from './input.ts';
-import { fieldKind, secretColumn, type EntityModel } from './model.ts';
+import { fieldKind, isEmailField, secretColumn, type EntityModel } from './model.ts';
 import { removeStoredFiles, storedFileFields, takeUploads, withFiles } from './files.ts';
 import { columnRef, joinRelations, present, readOne, selectRows, toDb } from './rows.ts';
+import { checkVersion, nextVersion, takeVersion } from './versions.ts';
 
 export interface CallContext {
   input: Record<string, unknown>;
@@ -122,7 +123,9 @@ async function checkUnique(engine: Engine, model: EntityModel, stored: Record<st
     let query = trx.selectFrom(model.table).select('id');
     for (const f of fields) {
       const value = stored[f];
-      query = value === null || value === undefined ? query.where(f, 'is', null) : query.where(f, '=', value);
+      if (value === null || value === undefined) query = query.where(f, 'is', null);
+      else if (isEmailField(model, f)) query = query.where(sql`lower(${sql.ref(f)})`, '=', String(value).toLowerCase());
+      else query = query.where(f, '=', value);
     }
     if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
     if (await query.executeTakeFirst()) {
@@ -139,7 +142,7 @@ async function write<T>(engine: Engine, call: CallContext, body: (trx: Kysely<an
   try {
     const result = await engine.db.transaction().execute(async (trx) => {
       const out = await body(trx);
-      await engine.audit.write(trx, call.actor, call.path);
+      await engine.audit.write(trx, call.actor, call.path, { entity: call.entity, recordId: recordIdOf(out) });
       return out;
     });
     for (const entity of new Set([call.entity, ...touches])) engine.changes.emit({ entity, path: call.path });
@@ -150,6 +153,12 @@ async function write<T>(engine: Engine, call: CallContext, body: (trx: Kysely<an
     if (engine.caps.isForeignKeyViolation(error)) throw conflict('The record is still referenced by other records');
     throw error;
   }
+}
+
+/** The id of the record a write answered with (create, update, toggle, destroy), for its audit row. */
+function recordIdOf(out: unknown): number | null {
+  const id = (out as { id?: unknown } | null | undefined)?.id;
+  return typeof id === 'number' && Number.isSafeInteger(id) ? id : null;
 }
 
 function keyOf(action: ActionDecl) {
@@ -170,6 +179,11 @@ function refuse(action: ActionDecl, record: Record<string, unknown>) {
 
 async function revokeIfAccount(engine: Engine, model: EntityModel, trx: Kysely<any>, id: number) {
   if (model === engine.accounts) await revokeTokensOf(trx, id);
+}
+
+/** After the revoking write committed: the account's live sockets are cut at once. */
+function endSessionsIfAccount(engine: Engine, model: EntityModel, id: number) {
+  if (model === engine.accounts) engine.live.endSessions({ userId: id });
 }
 
 function createHandler(engine: Engine, model: EntityModel, action: ActionDecl): ActionHandler {
@@ -217,14 +231,17 @@ function updateHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
   const validate = objectValidator(pick(model.props, [...allowed].filter((f) => !fileFields.has(f))), key);
   return async (call) => {
     const input = call.input;
+    const version = takeVersion(model, input);
     const files = takeUploads(model, input);
     for (const f of files.keys()) if (!writable.has(f)) throw badRequest(`${f}: cannot be changed by this call`);
     refuseReadOnly(model, input, allowed);
     coerceAll(input, model.props, call.source);
     check(validate, input);
-    return withFiles(engine.dataDir, (staging) => write(engine, call, async (trx) => {
+    const secretChanged = [...model.secrets].some((f) => f in input);
+    const saved = await withFiles(engine.dataDir, (staging) => write(engine, call, async (trx) => {
       const current = await findByKey(engine, model, key, input, trx);
       refuse(action, current);
+      await checkVersion(engine, model, current, version, trx);
       for (const f of locked) {
         if (f in input && !key.includes(f) && JSON.stringify(input[f]) !== JSON.stringify(current[f])) {
           throw badRequest(`${f}: cannot be changed`);
@@ -237,13 +254,15 @@ function updateHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
       await checkRelations(engine, model, values, trx);
       Object.assign(values, await staging.place(model, files, { ...current, ...values }));
       const stored = await storedValues(engine, model, values);
-      if (model.hasColumn('updatedAt')) stored.updatedAt = new Date().toISOString();
+      if (model.hasColumn('updatedAt')) stored.updatedAt = nextVersion(current);
       const id = Number(current.id);
       await checkUnique(engine, model, stored, trx, id);
       if (Object.keys(stored).length) await trx.updateTable(model.table).set(stored).where('id', '=', id).execute();
       if ([...model.secrets].some((f) => f in values)) await revokeIfAccount(engine, model, trx, id);
       return readOne(engine, model, id, trx);
     }));
+    if (secretChanged) endSessionsIfAccount(engine, model, Number(saved?.id));
+    return saved;
   };
 }
 
@@ -268,6 +287,7 @@ function destroyHandler(engine: Engine, model: EntityModel, action: ActionDecl):
       removed = current;
       return { id };
     });
+    endSessionsIfAccount(engine, model, result.id);
     await removeStoredFiles(engine.dataDir, model, removed);
     return result;
   };
@@ -278,14 +298,16 @@ function toggleHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
   const validate = keyValidator(model, key);
   const field = action.field!;
   return async (call) => {
+    const version = takeVersion(model, call.input);
     coerceAll(call.input, model.props, call.source);
     check(validate, call.input);
     return write(engine, call, async (trx) => {
       const current = await findByKey(engine, model, key, call.input, trx);
       refuse(action, current);
+      await checkVersion(engine, model, current, version, trx);
       const id = Number(current.id);
       const stored: Record<string, unknown> = { [field]: engine.caps.toDbBoolean(!current[field]) };
-      if (model.hasColumn('updatedAt')) stored.updatedAt = new Date().toISOString();
+      if (model.hasColumn('updatedAt')) stored.updatedAt = nextVersion(current);
       await trx.updateTable(model.table).set(stored).where('id', '=', id).execute();
       return readOne(engine, model, id, trx);
     });

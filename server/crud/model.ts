@@ -31,6 +31,9 @@ export function fieldKind(schema: FieldSchema): ColumnKind {
 
 export const secretColumn = (field: string) => `${field}Hash`;
 
+/** An e-mail field: unique constraints over it ignore case (`A@x.io` and `a@x.io` are one address). */
+export const isEmailField = (model: Pick<EntityModel, 'props'>, field: string) => model.props[field]?.format === 'email';
+
 export function buildModel(manifest: Manifest): EntityModel {
   const props = manifest.record!.properties;
   const secrets = new Set(manifest.storage?.secrets ?? []);

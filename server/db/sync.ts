@@ -2,7 +2,7 @@
 // anything that exists; changes of that kind are versioned migrations (server/migrations).
 import { sql, type Kysely } from 'kysely';
 import type { Capabilities } from './database.ts';
-import type { EntityModel } from '../crud/model.ts';
+import { isEmailField, type EntityModel } from '../crud/model.ts';
 
 const onDeleteSql = { restrict: 'restrict', cascade: 'cascade', setNull: 'set null' } as const;
 
@@ -15,6 +15,30 @@ function simpleHash(text: string): string {
   let h = 0;
   for (const ch of text) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
   return h.toString(36);
+}
+
+/**
+ * A unique index whose e-mail fields compare lower-cased. Rows that already differ only in case would make it
+ * fail with a bare constraint error; they are named instead, and the server does not start until they are merged.
+ */
+async function uniqueIgnoringCase(db: Kysely<any>, model: EntityModel, fields: string[]): Promise<void> {
+  const name = indexName('uxci', model.table, fields);
+  const parts = fields.map((f) => (isEmailField(model, f) ? sql`lower(${sql.ref(f)})` : sql.ref(f)));
+  const duplicates = await db
+    .selectFrom(model.table)
+    .select([sql<string>`min(${sql.ref(fields[0])})`.as('sample'), sql<string>`count(*)`.as('n')])
+    .groupBy(parts)
+    .having(sql`count(*)`, '>', 1)
+    .limit(20)
+    .execute();
+  if (duplicates.length) {
+    const list = duplicates.map((d) => `"${String(d.sample)}" (${Number(d.n)} rows)`).join(', ');
+    throw new Error(
+      `${model.table}.${fields.join(', ')} must be unique regardless of case, but some rows differ only in case: ${list}. ` +
+        'Rename or delete the extra rows (the e-mail is the same address), then start the server again.',
+    );
+  }
+  await sql`create unique index if not exists ${sql.id(name)} on ${sql.table(model.table)} (${sql.join(parts)})`.execute(db);
 }
 
 export async function syncSchema(db: Kysely<any>, caps: Capabilities, models: EntityModel[]): Promise<void> {
@@ -68,7 +92,8 @@ export async function syncSchema(db: Kysely<any>, caps: Capabilities, models: En
     }
     const storage = model.manifest.storage ?? {};
     for (const fields of storage.unique ?? []) {
-      await db.schema.createIndex(indexName('ux', model.table, fields)).ifNotExists().unique().on(model.table).columns(fields).execute();
+      if (fields.some((f) => isEmailField(model, f))) await uniqueIgnoringCase(db, model, fields);
+      else await db.schema.createIndex(indexName('ux', model.table, fields)).ifNotExists().unique().on(model.table).columns(fields).execute();
     }
     const indexed = new Set<string>();
     const plain = [

@@ -26,6 +26,14 @@ export const migrations: Migration[] = [
       await db.schema.createIndex('ix_auth_tokens_userId').ifNotExists().on('auth_tokens').column('userId').execute();
     },
   },
+  {
+    version: 2,
+    name: 'auth tokens: lastUsedAt, so a session ends after an idle timeout (existing sessions count from their login)',
+    async up(db, caps) {
+      await db.schema.alterTable('auth_tokens').addColumn('lastUsedAt', sql.raw(caps.columnType('timestamp'))).execute();
+      await db.updateTable('auth_tokens').set({ lastUsedAt: sql.ref('createdAt') }).execute();
+    },
+  },
 ];
 
 export async function runMigrations(db: Kysely<any>, caps: Capabilities, list: Migration[] = migrations): Promise<void> {

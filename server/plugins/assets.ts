@@ -41,6 +41,8 @@ export function registerAssets(app: FastifyInstance, dataDir: string, folders: s
       return reply
         .header('content-type', TYPES[extname(full).toLowerCase()] ?? 'application/octet-stream')
         .header('x-content-type-options', 'nosniff')
+        // Opened directly, a stored file is a sandboxed document: no script, no same-origin access to the panel.
+        .header('content-security-policy', 'sandbox')
         // Uploads replace files in place: clients revalidate instead of showing a stale logo.
         .header('cache-control', 'no-cache')
         .header('last-modified', found.mtime.toUTCString())

@@ -1,17 +1,17 @@
 // Authentication: login/logout, the Authorization header (raw token or "Bearer <token>", never a cookie),
 // per-action role checks, and the first admin on an empty database.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import type { Role } from '../../src/core/manifest/types.ts';
 import { badRequest, forbidden, tooManyRequests, unauthorized } from '../errors.ts';
 import { TOKENS_TABLE, type Engine } from '../crud/context.ts';
 import { check, objectValidator, readRaw } from '../crud/input.ts';
 import { secretColumn } from '../crud/model.ts';
-import { AttemptWindow, DEFAULT_LIMITS, type AttemptLimits } from './rate-limit.ts';
+import { addressKey, DEFAULT_LIMITS, LoginThrottle, type AttemptLimits } from './rate-limit.ts';
 import { dummyHashPromise, hashPassword, newToken, sha256, verifyPassword } from './passwords.ts';
-import type { Actor } from './audit.ts';
+import { budgetedRows, type Actor, type AuditOutcome } from './audit.ts';
 
-export const TOKEN_LIFETIME_MS = 365 * 24 * 60 * 60 * 1000;
 export const ACCOUNT_FIELDS = ['email', 'role', 'password'];
 
 export interface AuthUser extends Actor {
@@ -33,17 +33,44 @@ export function tokenFromHeader(header: string | undefined): string | undefined 
   return (bearer ? bearer[1] : value).trim() || undefined;
 }
 
-/** The account a token belongs to, or null when it is unknown, expired or revoked. */
+const iso = (ms: number) => new Date(ms).toISOString();
+const timeOf = (value: unknown) => (value instanceof Date ? value.getTime() : Date.parse(String(value)));
+
+/** How stale lastUsedAt may grow before a call writes it again: one write a minute per session, not one a call. */
+const touchEveryMs = (engine: Engine) => Math.min(60_000, engine.sessions.idleMs / 10);
+
+/** Tokens still alive: issued within the lifetime and used within the idle timeout. */
+function liveTokens(engine: Engine, now: number) {
+  return engine.db
+    .selectFrom(`${TOKENS_TABLE} as k`)
+    .where('k.createdAt', '>', iso(now - engine.sessions.lifetimeMs))
+    .where('k.lastUsedAt', '>', iso(now - engine.sessions.idleMs));
+}
+
+/**
+ * The account a token belongs to, or null when it is unknown, revoked, idle past the idle timeout or older
+ * than the session lifetime. A use keeps the session alive (lastUsedAt, written at most once a minute).
+ */
 export async function userForToken(engine: Engine, token: string | undefined): Promise<AuthUser | null> {
   if (!token || token.length > 200) return null;
-  const row = await engine.db
-    .selectFrom(`${TOKENS_TABLE} as k`)
+  const now = Date.now();
+  const row = await liveTokens(engine, now)
     .innerJoin(`${engine.accounts.table} as u`, 'u.id', 'k.userId')
-    .select(['u.id', 'u.email', 'u.role'])
+    .select(['u.id', 'u.email', 'u.role', 'k.id as tokenId', 'k.lastUsedAt'])
     .where('k.tokenHash', '=', sha256(token))
-    .where('k.expiresAt', '>', new Date().toISOString())
     .executeTakeFirst();
-  return row ? { id: Number(row.id), email: String(row.email), role: row.role as Role } : null;
+  if (!row) return null;
+  if (now - timeOf(row.lastUsedAt) > touchEveryMs(engine)) {
+    await engine.db.updateTable(TOKENS_TABLE).set({ lastUsedAt: iso(now) }).where('id', '=', row.tokenId).execute();
+  }
+  return { id: Number(row.id), email: String(row.email), role: row.role as Role };
+}
+
+/** Which of these token hashes still name a live session (the socket layer's sweep). */
+export async function liveTokenHashes(engine: Engine, hashes: string[]): Promise<Set<string>> {
+  if (!hashes.length) return new Set();
+  const rows = await liveTokens(engine, Date.now()).select('k.tokenHash').where('k.tokenHash', 'in', hashes).execute();
+  return new Set(rows.map((r) => String(r.tokenHash)));
 }
 
 export function requireRoles(roles: Role[]) {
@@ -74,13 +101,19 @@ export async function ensureFirstAdmin(engine: Engine, email?: string, password?
   return { email: adminEmail, password: generated };
 }
 
+/** Audit rows of failed and refused logins: per client address and overall, per window (a summary row for the rest). */
+export const FAILED_LOGIN_ROWS = { perKey: 10, overall: 60, windowMs: 60_000 };
+
 export function registerAuth(app: FastifyInstance, engine: Engine, limits: AttemptLimits = DEFAULT_LIMITS): void {
-  const perAccount = new AttemptWindow(limits.perAccount, limits.windowMs);
-  const perAddress = new AttemptWindow(limits.perAddress, limits.windowMs);
+  const throttle = new LoginThrottle(limits);
+  const failedRows = budgetedRows(app, engine, limits.failedLoginRows ?? FAILED_LOGIN_ROWS, '/v1/user/loginFailed', 'failed or refused logins', 'addresses');
   const validateLogin = objectValidator(
     { email: { type: 'string', minLength: 1, maxLength: 254 }, password: { type: 'string', minLength: 1, maxLength: 200 } },
     ['email', 'password'],
   );
+  /** A failed or refused login's row, unless this address or everyone has had their share of rows this window. */
+  const logAttempt = (email: string, address: string, path: string, outcome: AuditOutcome) =>
+    failedRows.write(addressKey(address), { id: null, email, role: null }, path, { outcome, detail: `from ${address}` });
 
   app.decorateRequest('user', null);
   app.addHook('onRequest', async (request) => {
@@ -92,39 +125,45 @@ export function registerAuth(app: FastifyInstance, engine: Engine, limits: Attem
     check(validateLogin, input);
     const email = String(input.email).trim().toLowerCase();
     const address = request.ip;
-    const attempt = { id: null, email, role: null };
-    if (perAccount.isBlocked(email) || perAddress.isBlocked(address)) {
-      await engine.db.transaction().execute((trx) => engine.audit.write(trx, attempt, '/v1/user/loginRefused'));
-      throw tooManyRequests();
+    // Counted before the hash: a burst of parallel guesses sees its own earlier members.
+    const reservation = throttle.reserve(email, address);
+    if (!reservation.ok) {
+      await logAttempt(email, address, '/v1/user/loginRefused', 'throttled');
+      throw tooManyRequests(reservation.retryAfterSeconds);
     }
     const account = await engine.db
       .selectFrom(engine.accounts.table)
       .select(['id', 'email', 'role', secretColumn('password')])
-      .where('email', '=', String(input.email).trim())
+      .where(sql`lower(${sql.ref('email')})`, '=', email)
       .executeTakeFirst();
     const stored = account ? String(account[secretColumn('password')] ?? '') : await dummyHashPromise;
     const ok = (await verifyPassword(String(input.password), stored)) && !!account;
     if (!ok) {
-      perAccount.record(email);
-      perAddress.record(address);
-      await engine.db.transaction().execute((trx) => engine.audit.write(trx, attempt, '/v1/user/loginFailed'));
+      await logAttempt(email, address, '/v1/user/loginFailed', 'failed');
       throw unauthorized('Wrong e-mail or password');
     }
-    perAccount.reset(email);
+    reservation.succeeded();
     const user: AuthUser = { id: Number(account!.id), email: String(account!.email), role: account!.role as Role };
     const token = newToken();
     const now = Date.now();
     await engine.db.transaction().execute(async (trx) => {
+      // Sessions that ended stay ended; their rows are only clutter.
+      await trx
+        .deleteFrom(TOKENS_TABLE)
+        .where((eb) => eb.or([eb('createdAt', '<=', iso(now - engine.sessions.lifetimeMs)), eb('lastUsedAt', '<=', iso(now - engine.sessions.idleMs))]))
+        .execute();
       await trx
         .insertInto(TOKENS_TABLE)
         .values({
           userId: user.id,
           tokenHash: sha256(token),
-          createdAt: new Date(now).toISOString(),
-          expiresAt: new Date(now + TOKEN_LIFETIME_MS).toISOString(),
+          createdAt: iso(now),
+          lastUsedAt: iso(now),
+          // Informational: the lifetime is checked from createdAt, so a changed SESSION_LIFETIME applies to every session.
+          expiresAt: iso(now + engine.sessions.lifetimeMs),
         })
         .execute();
-      await engine.audit.write(trx, user, '/v1/user/login');
+      await engine.audit.write(trx, user, '/v1/user/login', { detail: `from ${address}` });
     });
     return { result: true, data: { token, user } };
   });
@@ -133,12 +172,13 @@ export function registerAuth(app: FastifyInstance, engine: Engine, limits: Attem
     if (!request.user) throw unauthorized();
     const input = readRaw(request, 'json');
     if (Object.keys(input).length) throw badRequest(`${Object.keys(input)[0]}: is not an accepted field`);
-    const token = tokenFromHeader(request.headers.authorization)!;
+    const tokenHash = sha256(tokenFromHeader(request.headers.authorization)!);
     const user = request.user;
     await engine.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom(TOKENS_TABLE).where('tokenHash', '=', sha256(token)).execute();
+      await trx.deleteFrom(TOKENS_TABLE).where('tokenHash', '=', tokenHash).execute();
       await engine.audit.write(trx, user, '/v1/user/logout');
     });
+    engine.live.endSessions({ tokenHash });
     return { result: true, data: {} };
   });
 }

@@ -1,27 +1,96 @@
-// socket.io on the app's own HTTP server. The handshake needs a valid token (auth.token or ?token=);
-// connected sockets receive the live hub's `dataQueue` batches.
+// socket.io on the app's own HTTP server. The handshake needs a browser Origin of the panel's hosts (or none,
+// as a non-browser client sends) and a live session's token (auth.token, or ?token= for old clients). Each
+// socket joins a room for its role, its account and its token: the hub's batches go to each role with only
+// the item types its manifests' `live` gives that role, and an ended session loses its sockets at once.
 import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
+import { ROLES } from '../../src/core/manifest/types.ts';
 import type { Engine } from '../crud/context.ts';
-import { tokenFromHeader, userForToken } from './auth.ts';
+import type { SessionSelector } from './live-hub.ts';
+import { liveTokenHashes, tokenFromHeader, userForToken } from './auth.ts';
+import { sha256 } from './passwords.ts';
 
-export function registerLive(app: FastifyInstance, engine: Engine, corsOrigins: string[]): Server {
-  const io = new Server(app.server, { path: '/socket.io', cors: corsOrigins.length ? { origin: corsOrigins } : undefined });
+export interface LiveOptions {
+  /** Host names the panel is served on (PANEL_HOSTS, else PUBLIC_URL's and the local ones). */
+  panelHosts: string[];
+  /** Other origins allowed to call the API (CORS_ORIGINS). */
+  corsOrigins: string[];
+  /** How often connected sockets are checked against their session (idle timeout, lifetime, another process's logout). */
+  sweepMs?: number;
+}
+
+/** Tells a socket's client that its session ended (it then takes the "login again" path) before it is cut. */
+export const SESSION_ENDED_EVENT = 'sessionEnded';
+
+/** True when a browser's Origin header names a panel host or an allowed CORS origin. */
+export function originAllowed(origin: string, options: Pick<LiveOptions, 'panelHosts' | 'corsOrigins'>): boolean {
+  if (options.corsOrigins.includes(origin)) return true;
+  try {
+    return options.panelHosts.includes(new URL(origin).hostname);
+  } catch {
+    return false;
+  }
+}
+
+const roomOf = (which: SessionSelector) => ('userId' in which ? `user:${which.userId}` : `token:${which.tokenHash}`);
+
+export function registerLive(app: FastifyInstance, engine: Engine, options: LiveOptions): Server {
+  const io = new Server(app.server, {
+    path: '/socket.io',
+    cors: options.corsOrigins.length ? { origin: options.corsOrigins } : undefined,
+    // A page on another site must not open a socket with a token it got hold of; non-browser clients send no Origin.
+    allowRequest: (request, callback) => {
+      const origin = request.headers.origin;
+      callback(null, !origin || originAllowed(origin, options));
+    },
+  });
   io.use((socket, next) => {
     const fromAuth = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
     const fromQuery = socket.handshake.query.token;
-    const token = typeof fromAuth === 'string' ? fromAuth : typeof fromQuery === 'string' ? fromQuery : undefined;
-    userForToken(engine, tokenFromHeader(token))
+    const token = tokenFromHeader(typeof fromAuth === 'string' ? fromAuth : typeof fromQuery === 'string' ? fromQuery : undefined);
+    userForToken(engine, token)
       .then((user) => {
         if (!user) return next(new Error('unauthorized'));
         socket.data.user = user;
+        socket.data.tokenHash = sha256(token!);
         next();
       })
       .catch(() => next(new Error('unauthorized')));
   });
-  engine.live.attach((items) => io.emit('dataQueue', items));
+  io.on('connection', (socket) => {
+    void socket.join([`role:${socket.data.user.role}`, `user:${socket.data.user.id}`, `token:${socket.data.tokenHash}`]);
+  });
+
+  const endSessions = (which: SessionSelector) => {
+    io.to(roomOf(which)).emit(SESSION_ENDED_EVENT);
+    io.in(roomOf(which)).disconnectSockets(true);
+  };
+  engine.live.attach({
+    send(items) {
+      for (const role of ROLES) {
+        const visible = items.filter((item) => engine.live.audiences.get(item.type)?.includes(role));
+        if (visible.length) io.to(`role:${role}`).emit('dataQueue', visible);
+      }
+    },
+    endSessions,
+  });
+
+  // Sessions also end by time, and by a logout another process served: each sweep cuts the sockets they left.
+  const sweep = async () => {
+    const sockets = await io.fetchSockets();
+    const hashes = [...new Set(sockets.map((s) => String(s.data.tokenHash)))];
+    const alive = await liveTokenHashes(engine, hashes);
+    for (const tokenHash of hashes) if (!alive.has(tokenHash)) endSessions({ tokenHash });
+  };
+  const timer = setInterval(
+    () => sweep().catch((error) => app.log.error({ err: error }, 'live socket sweep failed')),
+    options.sweepMs ?? Math.min(60_000, engine.sessions.idleMs / 4),
+  );
+  timer.unref();
+
   // Open sockets would keep the HTTP server from closing: a SIGTERM must end the process promptly.
   app.addHook('preClose', async () => {
+    clearInterval(timer);
     io.disconnectSockets(true);
     io.engine.close();
   });

@@ -10,9 +10,9 @@ export interface PanelOptions {
   distDir: string;
 }
 
+/** The hosts that may show the panel: PANEL_HOSTS and PUBLIC_URL's host; localhost and 127.0.0.1 when PANEL_HOSTS is unset. */
 export function availableHosts(options: PanelOptions): string[] {
-  if (options.panelHosts?.length) return options.panelHosts;
-  const hosts = ['localhost', '127.0.0.1'];
+  const hosts = options.panelHosts?.length ? [...options.panelHosts] : ['localhost', '127.0.0.1'];
   if (options.publicUrl) hosts.unshift(new URL(options.publicUrl).hostname);
   return [...new Set(hosts)];
 }

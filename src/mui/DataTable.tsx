@@ -182,6 +182,8 @@ export function DataTable({ manifest, file, rows, loading, expanded, renderActio
         {...FIXED_GRID_PAGING}
         sortingMode="server"
         filterMode="server"
+        // The panel's CSP has no 'unsafe-eval'; the grid would otherwise try `new Function` to speed up filtering.
+        disableEval
         hideFooter
         disableRowSelectionOnClick
         disableColumnSelector

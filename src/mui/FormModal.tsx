@@ -5,20 +5,19 @@ import DialogTitle from '@mui/material/DialogTitle';
 import type CoreForm from '@rjsf/core';
 import Form from '@rjsf/mui';
 import type { ErrorSchema, RJSFSchema, UiSchema } from '@rjsf/utils';
-import { customizeValidator } from '@rjsf/validator-ajv8';
 import { useMemo, useRef, useState } from 'react';
 import { actionOfKind } from '../core/access/access';
 import { recordNoun } from '../core/manifest/fields';
 import { usePanel } from '../core/app/panel';
 import { useWrite } from '../core/app/write-status';
 import { acceptOf, fileRuleOf, withFiles, type ChosenFiles } from '../core/form/files';
-import { CUSTOM_FORMATS, formFields, formJsonSchema, initialValues, requiredFilled } from '../core/form/form-schema';
+import { formFields, formJsonSchema, initialValues, requiredFilled } from '../core/form/form-schema';
+import { formValidator } from '../core/form/validator';
 import { actionLabel, createPayload, updatePayload } from '../core/list/record-actions';
 import type { FormOverrideProps } from '../registry/override-types';
 import { widgets, type EntityFormContext } from '../registry/widgets';
 import { ModalActions } from './ModalActions';
-
-const validator = customizeValidator({ customFormats: CUSTOM_FORMATS });
+import { StaleEditReload } from './StaleEditReload';
 
 type Values = Record<string, unknown>;
 
@@ -36,7 +35,7 @@ const FORMAT_TEXT: Record<string, string> = {
  */
 function fieldProblems(schema: RJSFSchema, values: Values): ErrorSchema<Values> {
   const out: Record<string, { __errors: string[] }> = {};
-  for (const error of validator.validateFormData(values, schema).errors) {
+  for (const error of formValidator(schema).validateFormData(values, schema).errors) {
     if (error.name === 'required') continue;
     const field = String(error.property ?? '').replace(/^\./, '').split('.')[0];
     const value = values[field];
@@ -51,7 +50,7 @@ function fieldProblems(schema: RJSFSchema, values: Values): ErrorSchema<Values> 
  * The one add/edit modal of every entity (RJSF, MUI theme): fields, widgets and locks from the manifest, OK
  * disabled until the required fields hold a value, and the modal stays open when the write fails.
  */
-export default function FormModal({ manifest, role, record, open, onClose, onSaved }: FormOverrideProps) {
+export default function FormModal({ manifest, role, record, open, onClose, onSaved, onReload }: FormOverrideProps) {
   const panel = usePanel();
   const file = panel.manifests.fileOf(manifest.entity);
   const mode = record ? 'edit' : 'create';
@@ -103,12 +102,13 @@ export default function FormModal({ manifest, role, record, open, onClose, onSav
             {write.error}
           </Alert>
         )}
+        <StaleEditReload failure={write.failure} onReload={onReload} />
         <Form
           ref={formRef}
           schema={schema}
           uiSchema={uiSchema}
           formData={values}
-          validator={validator}
+          validator={formValidator(schema)}
           formContext={formContext}
           extraErrors={problems}
           noHtml5Validate

@@ -116,12 +116,13 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
     });
   }, []);
 
-  const [modal, setModal] = useState<{ record: Row | null } | null>(null);
+  // `opened` counts the openings, so a reload after a stale edit remounts the form on the current record.
+  const [modal, setModal] = useState<{ record: Row | null; opened: number } | null>(null);
   const [FormModal, setFormModal] = useState<ComponentType<FormOverrideProps> | null>(null);
   const formOverride = manifest.form?.override ? formOverrides.get(manifest.form.override, { file, path: '/form/override' }) : null;
   const openForm = useCallback(
     (record: Row | null) => {
-      setModal({ record });
+      setModal((prev) => ({ record, opened: (prev?.opened ?? 0) + 1 }));
       if (!formOverride && !FormModal) void loadFormModal().then((m) => setFormModal(() => m.default));
     },
     [formOverride, FormModal],
@@ -327,6 +328,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
 
         {modal && Form && (
           <Form
+            key={modal.opened}
             manifest={manifest}
             role={role}
             record={modal.record}
@@ -334,6 +336,10 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
             onClose={() => setModal(null)}
             onSaved={() => {
               setModal(null);
+              reload();
+            }}
+            onReload={(current) => {
+              openForm(current);
               reload();
             }}
           />

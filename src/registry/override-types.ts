@@ -33,6 +33,8 @@ export interface FormOverrideProps {
   open: boolean;
   onClose: () => void;
   onSaved: () => void;
+  /** Reopens the form on `record` as it is now (after a stale edit was refused); the list reloads too. */
+  onReload?: (record: Record<string, unknown>) => void;
 }
 
 export type PaletteToneName = 'success' | 'warning' | 'info' | 'error';

@@ -20,14 +20,16 @@ export interface Panel {
  * @example const panel = createPanel(await fetchConfig(), bundledManifests())
  */
 export function createPanel(config: PanelConfig, manifests: ManifestSet): Panel {
+  // SPEC 8: a 401 while a token is held, or the live socket cut because the session ended, logs out with this notice.
+  const sessionEnded = () => {
+    if (!session.get().token) return;
+    notify({ severity: 'error', title: 'You need to login again', text: 'Error' });
+    void panel.logout(false);
+  };
   const provider = createDataProvider({
     baseUrl: config.backendUrl,
     getToken: () => session.get().token,
-    onUnauthorized: () => {
-      if (!session.get().token) return;
-      notify({ severity: 'error', title: 'You need to login again', text: 'Error' });
-      void panel.logout(false);
-    },
+    onUnauthorized: sessionEnded,
   });
 
   const panel: Panel = {
@@ -38,7 +40,7 @@ export function createPanel(config: PanelConfig, manifests: ManifestSet): Panel 
       try {
         const data = await provider.request<{ token: string; user: SessionUser }>('POST', '/v1/user/login', { email, password });
         signIn(data.token, data.user);
-        void connectLive(config.backendUrl, data.token);
+        void connectLive(config.backendUrl, data.token, sessionEnded);
       } catch (e) {
         signOut();
         throw e;
@@ -53,7 +55,7 @@ export function createPanel(config: PanelConfig, manifests: ManifestSet): Panel 
   };
 
   const stored = session.get().token;
-  if (stored) void connectLive(config.backendUrl, stored);
+  if (stored) void connectLive(config.backendUrl, stored, sessionEnded);
   return panel;
 }
 

@@ -12,10 +12,13 @@ export type WriteStatus = 'empty' | 'pending' | 'success' | 'error';
 export function useWrite(label: string) {
   const [status, setStatus] = useState<WriteStatus>('empty');
   const [error, setError] = useState<string | null>(null);
+  /** The last failure itself (an HttpError), for callers that act on its kind: a stale edit offers a reload. */
+  const [failure, setFailure] = useState<unknown>(null);
   const run = useCallback(
     async (fn: () => Promise<unknown>): Promise<boolean> => {
       setStatus('pending');
       setError(null);
+      setFailure(null);
       try {
         await fn();
         setStatus('success');
@@ -25,6 +28,7 @@ export function useWrite(label: string) {
         const text = writeErrorText(e);
         setStatus('error');
         setError(text);
+        setFailure(e);
         notify({ severity: 'error', title: `${label} request status`, text });
         return false;
       }
@@ -34,6 +38,7 @@ export function useWrite(label: string) {
   const reset = useCallback(() => {
     setStatus('empty');
     setError(null);
+    setFailure(null);
   }, []);
-  return { status, error, run, reset };
+  return { status, error, failure, run, reset };
 }

@@ -89,3 +89,24 @@ export const CUSTOM_FORMATS: Record<string, RegExp> = {
   version3: /^\d+\.\d+\.\d+$/,
   ipv4cidr: /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\/(3[0-2]|[12]?\d))?$/,
 };
+
+/** Keywords that never change what is valid: a form may carry values for them only known at run time. */
+const ANNOTATIONS = new Set(['default', 'description', 'examples', '$comment']);
+
+/**
+ * The part of a form schema that validation depends on: annotations removed at every depth, so a default known
+ * only at run time (the tester's office IP) validates with the validator compiled at build time.
+ * @example validationSchema({type: 'string', default: '10.0.0.1'}) // {type: 'string'}
+ */
+export function validationSchema<S>(schema: S): S {
+  if (Array.isArray(schema)) return schema.map((item) => validationSchema(item)) as S;
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    // Under `properties` the keys are field names, never keywords.
+    if (key === 'properties' && value && typeof value === 'object') {
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, field]) => [name, validationSchema(field)]));
+    } else if (!ANNOTATIONS.has(key)) out[key] = validationSchema(value);
+  }
+  return out as S;
+}

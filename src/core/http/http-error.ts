@@ -15,3 +15,16 @@ export function writeErrorText(error: unknown): string {
   if (error instanceof HttpError && error.status !== 0 && error.message) return `Error ${error.message}`;
   return 'Network Error';
 }
+
+/** What a 409 for a stale edit carries: the server's message and the record as it is now. */
+export interface StaleEdit {
+  message: string;
+  record: Record<string, unknown>;
+}
+
+/** The stale edit an error reports (409 with `stale.record`), else null. */
+export function staleEditOf(error: unknown): StaleEdit | null {
+  if (!(error instanceof HttpError) || error.status !== 409) return null;
+  const record = (error.body as { stale?: { record?: unknown } } | undefined)?.stale?.record;
+  return record && typeof record === 'object' ? { message: error.message, record: record as Record<string, unknown> } : null;
+}

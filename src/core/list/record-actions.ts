@@ -13,6 +13,16 @@ export function refusal(row: Row, action: ActionDecl): string | null {
   return action.refuseWhen && matches(row, action.refuseWhen) ? action.refuseWhen.message : null;
 }
 
+/**
+ * The version an edit or toggle is made from: the row's `updatedAt` when the entity declares one. The server
+ * refuses the call with 409 when the record changed since (docs/manifests.md, "No lost update").
+ * @example versionOf(platformManifest, row) // {updatedAt: '2025-05-01T10:00:00.000Z'}
+ */
+export function versionOf(manifest: Manifest, row: Row | null | undefined): Row {
+  const version = row?.updatedAt;
+  return manifest.record?.properties.updatedAt && typeof version === 'string' ? { updatedAt: version } : {};
+}
+
 function writableFields(manifest: Manifest): string[] {
   const props = manifest.record?.properties ?? {};
   return (manifest.form?.fields ?? []).filter((f) => props[f] && !props[f].readOnly);
@@ -30,7 +40,7 @@ export function createPayload(manifest: Manifest, values: Row): Row {
 export function updatePayload(manifest: Manifest, action: ActionDecl, row: Row, values: Row): Row {
   const props = manifest.record?.properties ?? {};
   const fields = action.writable ? [...action.writable, ...(action.locked ?? [])] : writableFields(manifest);
-  const payload: Row = { ...keyParams(row, action) };
+  const payload: Row = { ...keyParams(row, action), ...versionOf(manifest, row) };
   for (const f of fields) {
     const value = values[f];
     if (value === undefined || (props[f]?.writeOnly && value === '')) continue;

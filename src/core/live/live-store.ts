@@ -60,13 +60,18 @@ interface SocketLike {
 let socket: SocketLike | null = null;
 let generation = 0;
 
-/** Opens THE one socket for `token` (closing any previous one); socket.io-client loads on demand. */
-export async function connectLive(baseUrl: string, token: string): Promise<void> {
+/**
+ * Opens THE one socket for `token` (closing any previous one); socket.io-client loads on demand. The token goes
+ * in the handshake's auth payload, never in the URL, where proxies would log it. `onSessionEnded` runs when the
+ * server cuts the socket because the session ended (logout elsewhere, password change, timeout).
+ */
+export async function connectLive(baseUrl: string, token: string, onSessionEnded?: () => void): Promise<void> {
   disconnectLive();
   const mine = ++generation;
   const { io } = await import('socket.io-client');
   if (mine !== generation) return;
-  const s = io(baseUrl || undefined, { path: '/socket.io', auth: { token }, query: { token } });
+  const s = io(baseUrl || undefined, { path: '/socket.io', auth: { token } });
+  if (onSessionEnded) s.on('sessionEnded', onSessionEnded);
   s.on('connect', () => live.set((st) => ({ ...st, connected: true })));
   s.on('disconnect', () => live.set((st) => ({ ...st, connected: false })));
   s.on('dataQueue', (batch: unknown) => live.set((st) => applyBatch(st, batch)));

@@ -166,6 +166,12 @@ export interface ScreenDecl {
   rowLinks?: { label: string; to: string }[];
 }
 
+/** A live item type the server emits on the socket: the roles whose sockets receive it (`live.<type>`). */
+export interface LiveDecl {
+  roles: Role[];
+  description?: string;
+}
+
 export interface Manifest {
   entity: string;
   title: string;
@@ -185,5 +191,6 @@ export interface Manifest {
   list?: ListDecl;
   form?: FormDecl;
   actions: Record<string, ActionDecl>;
+  live?: Record<string, LiveDecl>;
   screen?: ScreenDecl;
 }

@@ -64,6 +64,7 @@ function crossCheck(manifests: { file: string; m: Manifest }[]): void {
   const routes = new Map<string, string>();
   const apiPaths = new Map<string, string>();
   const tables = new Map<string, string>();
+  const liveTypes = new Map<string, string>();
   for (const { file, m } of manifests) {
     const fail = (path: string, problem: string): never => {
       throw new ManifestError(file, path, problem);
@@ -146,6 +147,10 @@ function crossCheck(manifests: { file: string; m: Manifest }[]): void {
     for (const [field, ui] of Object.entries(form.ui ?? {})) {
       own(field, `/form/ui/${field}`);
       if (ui.lookup && !byEntity.has(ui.lookup)) fail(`/form/ui/${field}/lookup`, `entity "${ui.lookup}" does not exist`);
+    }
+    for (const type of Object.keys(m.live ?? {})) {
+      if (liveTypes.has(type)) fail(`/live/${type}`, `live item type "${type}" is also declared by ${liveTypes.get(type)}`);
+      liveTypes.set(type, file);
     }
     if (m.screen) {
       if (routes.has(m.screen.route)) fail('/screen/route', `route "${m.screen.route}" is also used by ${routes.get(m.screen.route)}`);

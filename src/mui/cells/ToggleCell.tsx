@@ -3,7 +3,7 @@ import Tooltip from '@mui/material/Tooltip';
 import { usePanel } from '../../core/app/panel';
 import { useWrite } from '../../core/app/write-status';
 import { useListContext } from '../../core/list/list-context';
-import { actionLabel, keyParams, refusal } from '../../core/list/record-actions';
+import { actionLabel, keyParams, refusal, versionOf } from '../../core/list/record-actions';
 import type { CellProps } from '../../registry/override-types';
 
 /**
@@ -26,7 +26,8 @@ export function ToggleCell({ value, row, column }: CellProps) {
       slotProps={{ input: { 'aria-label': `${label} ${String(row.id ?? '')}`.trim() } }}
       onChange={() => {
         if (!action) return;
-        void write.run(() => panel.provider.call(action, { ...callParams, ...keyParams(row, action) })).then(() => reload());
+        // The row's version goes along: a toggle of a record someone changed meanwhile is refused, not applied blind.
+        void write.run(() => panel.provider.call(action, { ...callParams, ...keyParams(row, action), ...versionOf(manifest, row) })).then(() => reload());
       }}
     />
   );
