@@ -11,7 +11,7 @@ import { runMigrations } from './migrations/index.ts';
 import { buildModel, type EntityModel } from './crud/model.ts';
 import type { Engine } from './crud/context.ts';
 import { registerCrudRoutes } from './crud/routes.ts';
-import { valueSources } from './actions/index.ts';
+import { checkPublicActions, valueSources } from './actions/index.ts';
 import { createAuditLog } from './plugins/audit.ts';
 import { checkAccountsModel, ensureFirstAdmin, registerAuth } from './plugins/auth.ts';
 import { createLiveHub } from './plugins/live-hub.ts';
@@ -22,6 +22,8 @@ import { registerUploads } from './plugins/uploads.ts';
 import { BUILDS_FOLDER } from './actions/builds.ts';
 import { registerAssets, uploadFolders } from './plugins/assets.ts';
 import type { AttemptLimits } from './plugins/rate-limit.ts';
+import { registerPublicRateLimit } from './plugins/public-rate-limit.ts';
+import { registerDeviceLookup } from './actions/device/lookup.ts';
 
 export interface BuildOptions {
   config?: Partial<Config>;
@@ -60,6 +62,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     }
   }
 
+  checkPublicActions(manifests);
   const database = openDatabase(config);
   const engine: Engine = {
     db: database.db,
@@ -99,6 +102,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   const hasPanel = await registerPanel(app, config);
   installErrorHandlers(app, hasPanel ? (url) => !isApiPath(url) : undefined);
   registerAuth(app, engine, options.loginLimits);
+  registerPublicRateLimit(app, config.publicRateLimit);
+  registerDeviceLookup(app, engine, config.publicUrl);
   registerCrudRoutes(app, engine, manifests);
   registerAssets(app, config.dataDir, [...uploadFolders(manifests), BUILDS_FOLDER]);
   registerLive(app, engine, config.corsOrigins);

@@ -19,6 +19,8 @@ export interface CallContext {
   path: string;
   /** The entity of the manifest that declares the call; its committed writes are announced for it. */
   entity: string;
+  /** The caller's address and the backend's origin, for device calls. */
+  client?: { ip: string; origin: string };
 }
 
 export type ActionHandler = (call: CallContext) => Promise<unknown>;
@@ -422,7 +424,7 @@ function customHandler(engine: Engine, action: ActionDecl): ActionHandler {
   return async (call) => {
     coerceAll(call.input, inputSchema.properties ?? {}, call.source);
     check(validate, call.input);
-    const run = (db: Kysely<any>) => handler.run({ engine, db, input: call.input, actor: call.actor });
+    const run = (db: Kysely<any>) => handler.run({ engine, db, input: call.input, actor: call.actor, client: call.client, path: call.path });
     return handler.write ? write(engine, call, run, handler.touches) : run(engine.db);
   };
 }

@@ -1,0 +1,379 @@
+// The device lookup's in-memory copy of what it reads, so a TV start costs no SQL. It is made of parts, each
+// loaded from its tables; a committed panel write (the change feed) marks the parts that read its entity stale,
+// and the next lookup waits for them to be reloaded, so a change in the panel is in the very next answer.
+// A timer reloads everything as a safety net (writes of another process, rows changed outside the server).
+import type { Engine } from '../../crud/context.ts';
+import { fromDb } from '../../crud/rows.ts';
+import { AppError } from '../../errors.ts';
+import { compareVersionsDesc } from '../versions.ts';
+import { ipRanges, type IpRanges } from './ip-ranges.ts';
+
+export interface WhitelabelEntry {
+  id: number;
+  name: string;
+  feUrl: string | null;
+  imageHD: string | null;
+  imageFHD: string | null;
+  cssConfig: string | null;
+  maxVersion: string | null;
+}
+
+export interface PlatformEntry {
+  id: number;
+  name: string;
+  maxVersion: string | null;
+}
+
+export interface BuildEntry {
+  id: number;
+  name: string;
+  whitelabel: string;
+  platform: string;
+  version: string;
+  resolution: string;
+  urls: string[];
+  isAvailable: boolean;
+}
+
+export interface Catalogue {
+  whitelabelsByName: Map<string, WhitelabelEntry>;
+  whitelabelsById: Map<number, WhitelabelEntry>;
+  platformsByName: Map<string, PlatformEntry>;
+  platformsById: Map<number, PlatformEntry>;
+  builds: Map<number, BuildEntry>;
+  /** Available builds with a dotted numeric version, by `whitelabel name \n platform name`, newest version first. */
+  latest: Map<string, BuildEntry[]>;
+  /** Versions on test that are not published, by `whitelabelId:platformId`. */
+  unpublishedOnTest: Map<string, string[]>;
+  /** The active localisation's translations, the active WL config and the tech-support URL, by whitelabel id. */
+  translations: Map<number, unknown>;
+  configs: Map<number, unknown>;
+  techSupport: Map<number, string>;
+}
+
+export interface CombinationEntry {
+  id: number;
+  whitelabelId: number | null;
+  platformId: number | null;
+  buildId: number;
+  customBuildUrls: string[];
+  forceLocalBuild: boolean;
+}
+
+export interface Combinations {
+  /** Newest first. */
+  byDevice: Map<string, CombinationEntry[]>;
+  byIp: Map<string, CombinationEntry[]>;
+  /** The newest published combination without device or IP, by `whitelabelId:platformId`. */
+  published: Map<string, CombinationEntry>;
+}
+
+export interface GroupEntry {
+  count: number;
+  groupName: string | null;
+  customUrl: string | null;
+  files: Record<string, string[]>;
+}
+
+export interface ExperimentEntry {
+  id: number;
+  whitelabelId: number;
+  platformIds: Set<number>;
+  modelNames: Set<string>;
+  recordsCount: number;
+  isActive: boolean;
+  isCollecting: boolean;
+  isRandomSaveEnable: boolean;
+  probability: number;
+  /** Group n of the docs is groups[n - 1]. */
+  groups: GroupEntry[];
+  /** The collection: appInstallId -> group number (null for a user recorded without one). */
+  members: Map<string, number | null>;
+  total: number;
+}
+
+export interface Experiments {
+  /** Newest first. */
+  byWhitelabel: Map<number, ExperimentEntry[]>;
+  byId: Map<number, ExperimentEntry>;
+}
+
+export interface Snapshot {
+  catalogue: Catalogue;
+  combinations: Combinations;
+  experiments: Experiments;
+  testers: IpRanges;
+}
+
+/** How often every part is reloaded even without a change (writes of another process reach us by then). */
+export const SNAPSHOT_MAX_AGE_MS = 30_000;
+
+const push = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+};
+
+/** Every row of an entity's table, the named fields converted from their stored form. */
+async function rows(engine: Engine, entity: string, fields: string[]): Promise<Record<string, any>[]> {
+  const model = engine.models.get(entity);
+  if (!model) throw new Error(`the device lookup needs the ${entity} entity`);
+  const found = await engine.db.selectFrom(model.table).select(fields).orderBy('id', 'desc').execute();
+  return found.map((row) => Object.fromEntries(fields.map((f) => [f, fromDb(model.kindOf(f), row[f])])));
+}
+
+const isDottedVersion = (text: string) => /^\d+(\.\d+)*$/.test(text);
+
+async function loadCatalogue(engine: Engine): Promise<Catalogue> {
+  const [whitelabels, platforms, builds, onTest, localisations, configs, support] = await Promise.all([
+    rows(engine, 'whitelabel', ['id', 'name', 'feUrl', 'imageHD', 'imageFHD', 'cssConfig', 'maxVersion']),
+    rows(engine, 'platform', ['id', 'name', 'maxVersion']),
+    rows(engine, 'build', ['id', 'name', 'ownWhitelabel', 'ownPlatform', 'ownVersion', 'ownResolution', 'urls', 'isAvailable']),
+    rows(engine, 'appVersionOnTest', ['whitelabelId', 'platformId', 'appVersion', 'isPublished']),
+    rows(engine, 'localisation', ['whitelabelId', 'translations', 'isActive']),
+    rows(engine, 'wlConfig', ['whitelabelId', 'config', 'isActive']),
+    rows(engine, 'techSupport', ['whitelabelId', 'url']),
+  ]);
+  const catalogue: Catalogue = {
+    whitelabelsByName: new Map(),
+    whitelabelsById: new Map(),
+    platformsByName: new Map(),
+    platformsById: new Map(),
+    builds: new Map(),
+    latest: new Map(),
+    unpublishedOnTest: new Map(),
+    translations: new Map(),
+    configs: new Map(),
+    techSupport: new Map(),
+  };
+  for (const w of whitelabels) {
+    const entry: WhitelabelEntry = { id: w.id, name: w.name, feUrl: w.feUrl, imageHD: w.imageHD, imageFHD: w.imageFHD, cssConfig: w.cssConfig, maxVersion: w.maxVersion };
+    catalogue.whitelabelsByName.set(entry.name, entry);
+    catalogue.whitelabelsById.set(entry.id, entry);
+  }
+  for (const p of platforms) {
+    const entry: PlatformEntry = { id: p.id, name: p.name, maxVersion: p.maxVersion };
+    catalogue.platformsByName.set(entry.name, entry);
+    catalogue.platformsById.set(entry.id, entry);
+  }
+  for (const b of builds) {
+    const entry: BuildEntry = {
+      id: b.id,
+      name: b.name,
+      whitelabel: b.ownWhitelabel,
+      platform: b.ownPlatform,
+      version: b.ownVersion,
+      resolution: b.ownResolution,
+      urls: Array.isArray(b.urls) ? b.urls.filter((u: unknown) => typeof u === 'string') : [],
+      isAvailable: b.isAvailable,
+    };
+    catalogue.builds.set(entry.id, entry);
+    if (entry.isAvailable && isDottedVersion(String(entry.version))) push(catalogue.latest, `${entry.whitelabel}\n${entry.platform}`, entry);
+  }
+  for (const list of catalogue.latest.values()) {
+    list.sort((a, b) => compareVersionsDesc(a.version, b.version) || a.name.localeCompare(b.name));
+  }
+  for (const v of onTest) if (!v.isPublished) push(catalogue.unpublishedOnTest, `${v.whitelabelId}:${v.platformId}`, String(v.appVersion));
+  for (const l of localisations) if (l.isActive) catalogue.translations.set(l.whitelabelId, l.translations);
+  for (const c of configs) if (c.isActive) catalogue.configs.set(c.whitelabelId, c.config);
+  // Rows come newest first: the first URL seen for a whitelabel is its newest.
+  for (const t of support) if (!catalogue.techSupport.has(t.whitelabelId)) catalogue.techSupport.set(t.whitelabelId, t.url);
+  return catalogue;
+}
+
+async function loadCombinations(engine: Engine): Promise<Combinations> {
+  const found = await rows(engine, 'combination', ['id', 'whitelabelId', 'platformId', 'buildId', 'appInstallId', 'ipAddress', 'customBuildUrls', 'forceLocalBuild', 'isPublished']);
+  const out: Combinations = { byDevice: new Map(), byIp: new Map(), published: new Map() };
+  for (const c of found) {
+    const entry: CombinationEntry = {
+      id: c.id,
+      whitelabelId: c.whitelabelId,
+      platformId: c.platformId,
+      buildId: c.buildId,
+      customBuildUrls: Array.isArray(c.customBuildUrls) ? c.customBuildUrls.filter((u: unknown) => typeof u === 'string') : [],
+      forceLocalBuild: Boolean(c.forceLocalBuild),
+    };
+    if (c.appInstallId) push(out.byDevice, String(c.appInstallId), entry);
+    if (c.ipAddress) push(out.byIp, String(c.ipAddress), entry);
+    const key = `${c.whitelabelId}:${c.platformId}`;
+    if (c.isPublished && !c.appInstallId && !c.ipAddress && !out.published.has(key)) out.published.set(key, entry);
+  }
+  return out;
+}
+
+/** The deployment blocks of an experiment as groups; a malformed block is an empty group that never fills. */
+export function groupsOf(settings: unknown): GroupEntry[] {
+  return (Array.isArray(settings) ? settings : []).map((block) => {
+    const b = (block ?? {}) as Record<string, unknown>;
+    const files: Record<string, string[]> = {};
+    if (b.files && typeof b.files === 'object') {
+      for (const [platform, list] of Object.entries(b.files)) if (Array.isArray(list)) files[platform] = list.filter((f) => typeof f === 'string');
+    }
+    return {
+      count: typeof b.count === 'number' ? b.count : 0,
+      groupName: typeof b.groupName === 'string' && b.groupName ? b.groupName : null,
+      customUrl: typeof b.customUrl === 'string' && b.customUrl ? b.customUrl : null,
+      files,
+    };
+  });
+}
+
+async function loadExperiments(engine: Engine): Promise<Experiments> {
+  const [experiments, users] = await Promise.all([
+    rows(engine, 'experiment', ['id', 'whitelabelId', 'platformIds', 'modelNames', 'recordsCount', 'isActive', 'isCollecting', 'isRandomSaveEnable', 'probability', 'versionsDeploymentSettings']),
+    rows(engine, 'experimentUser', ['abtestingId', 'appInstallId', 'groupNumber']),
+  ]);
+  const out: Experiments = { byWhitelabel: new Map(), byId: new Map() };
+  for (const e of experiments) {
+    const entry: ExperimentEntry = {
+      id: e.id,
+      whitelabelId: e.whitelabelId,
+      platformIds: new Set(Array.isArray(e.platformIds) ? e.platformIds : []),
+      modelNames: new Set(Array.isArray(e.modelNames) ? e.modelNames : []),
+      recordsCount: e.recordsCount,
+      isActive: e.isActive,
+      isCollecting: e.isCollecting,
+      isRandomSaveEnable: e.isRandomSaveEnable,
+      probability: e.probability ?? 1,
+      groups: groupsOf(e.versionsDeploymentSettings),
+      members: new Map(),
+      total: 0,
+    };
+    push(out.byWhitelabel, entry.whitelabelId, entry);
+    out.byId.set(entry.id, entry);
+  }
+  for (const u of users) out.byId.get(u.abtestingId) && addMember(out.byId.get(u.abtestingId)!, u.appInstallId, u.groupNumber);
+  return out;
+}
+
+/** Adds a device to an experiment's collection once (a second call for the same device changes nothing). */
+export function addMember(experiment: ExperimentEntry, appInstallId: string, group: number | null): void {
+  if (experiment.members.has(appInstallId)) return;
+  experiment.members.set(appInstallId, group);
+  experiment.total += 1;
+}
+
+async function loadTesters(engine: Engine): Promise<IpRanges> {
+  const model = engine.models.get('testerIP');
+  if (!model) throw new Error('the device lookup needs the testerIP entity');
+  const found = await engine.db.selectFrom(model.table).select('ip').execute();
+  return ipRanges(found.map((row) => String(row.ip)));
+}
+
+/** One part of the snapshot: reloaded when stale, one load at a time, callers waiting for a fresh one. */
+class Part<T> {
+  private current?: T;
+  private loadedGen = -1;
+  private wantedGen = 0;
+  private loading?: Promise<void>;
+  constructor(private readonly load: () => Promise<T>) {}
+
+  invalidate(): void {
+    this.wantedGen += 1;
+  }
+
+  get loaded(): boolean {
+    return this.current !== undefined;
+  }
+
+  peek(): T | undefined {
+    return this.current;
+  }
+
+  /** The part as of the last change announced before this call. */
+  async get(): Promise<T> {
+    while (this.loadedGen < this.wantedGen || this.current === undefined) {
+      try {
+        await this.reload();
+      } catch (error) {
+        // The database is away: an older copy answers rather than nothing.
+        if (this.current !== undefined) return this.current;
+        throw new AppError(503, `The device lookup cannot read its data yet: ${(error as Error).message}`);
+      }
+    }
+    return this.current;
+  }
+
+  /** Reloads in the background: callers keep the current copy until the new one is in. */
+  refresh(): Promise<void> {
+    return this.reload();
+  }
+
+  private reload(): Promise<void> {
+    if (!this.loading) {
+      const gen = this.wantedGen;
+      this.loading = this.load()
+        .then((value) => {
+          this.current = value;
+          this.loadedGen = gen;
+        })
+        .finally(() => {
+          this.loading = undefined;
+        });
+    }
+    return this.loading;
+  }
+}
+
+export interface SnapshotStore {
+  get(): Promise<Snapshot>;
+  /** The experiments part as it is now, for recording a device that just joined a collection. */
+  experimentsNow(): Experiments | undefined;
+  stop(): void;
+}
+
+/** Which parts read which entity; a change of any other entity leaves the snapshot as it is. */
+const READS: Record<string, keyof Snapshot> = {
+  whitelabel: 'catalogue',
+  platform: 'catalogue',
+  build: 'catalogue',
+  appVersionOnTest: 'catalogue',
+  localisation: 'catalogue',
+  wlConfig: 'catalogue',
+  techSupport: 'catalogue',
+  combination: 'combinations',
+  experiment: 'experiments',
+  experimentUser: 'experiments',
+  testerIP: 'testers',
+};
+
+/**
+ * @example const store = createSnapshotStore(engine, ['/v1/combination/get']); const snap = await store.get();
+ * `ownPaths`: calls whose writes the store applies itself (a device joining a collection), so they cost no reload.
+ */
+export function createSnapshotStore(engine: Engine, ownPaths: string[], maxAgeMs = SNAPSHOT_MAX_AGE_MS): SnapshotStore {
+  const parts = {
+    catalogue: new Part(() => loadCatalogue(engine)),
+    combinations: new Part(() => loadCombinations(engine)),
+    experiments: new Part(() => loadExperiments(engine)),
+    testers: new Part(() => loadTesters(engine)),
+  };
+  const own = new Set(ownPaths);
+  const stopFeed = engine.changes.on((change) => {
+    const part = READS[change.entity];
+    if (part && !own.has(change.path)) parts[part].invalidate();
+  });
+  const timer = setInterval(() => {
+    // Only a snapshot in use is refreshed; a server that never answered a device reads nothing.
+    for (const part of Object.values(parts)) {
+      if (part.loaded) part.refresh().catch((error) => console.error('device lookup snapshot reload failed:', error));
+    }
+  }, maxAgeMs);
+  timer.unref();
+  return {
+    async get() {
+      const [catalogue, combinations, experiments, testers] = await Promise.all([
+        parts.catalogue.get(),
+        parts.combinations.get(),
+        parts.experiments.get(),
+        parts.testers.get(),
+      ]);
+      return { catalogue, combinations, experiments, testers };
+    },
+    experimentsNow: () => parts.experiments.peek(),
+    stop() {
+      stopFeed();
+      clearInterval(timer);
+    },
+  };
+}
