@@ -217,14 +217,19 @@ forEachDialect('device lookup', (h) => {
       await h.admin('DELETE', '/v1/admin/abtesting/destroy', { query: { id } });
     });
 
-    it('passes over a device combination whose build has no files left and no custom URLs', async () => {
+    it('passes over a device or published combination whose build has no files left and no custom URLs', async () => {
       await h.admin('GET', '/v1/admin/combination/edit', { query: { id: byDevice, customBuildUrls: '[]', buildId: builds['acme-tizen-1.20.34-720p'] } });
+      const newer = await h.admin('GET', '/v1/admin/combination/add', { query: { whitelabelId: ids.acme, platformId: ids.tizen, buildId: builds['acme-tizen-1.20.34-720p'], isPublished: true } });
+      expect((await lookup(h, { whitelabel: 'acme', platform: 'tizen' })).body.data.build.name).toBe('acme-tizen-1.20.34-720p');
       await h.app.engine.db.updateTable('builds').set({ isAvailable: h.app.engine.caps.toDbBoolean(false) }).where('name', '=', 'acme-tizen-1.20.34-720p').execute();
       h.app.engine.changes.emit({ entity: 'build', path: 'test' });
-      expect((await lookup(h, { whitelabel: 'acme', platform: 'tizen', appInstallId: 'tv-42' })).body.data.matchedBy).toBe('published');
+      const fallback = await lookup(h, { whitelabel: 'acme', platform: 'tizen', appInstallId: 'tv-42' });
+      expect(fallback.body.data.matchedBy).toBe('published');
+      expect(fallback.body.data.build.name).toBe('acme-tizen-1.20.33-1080p');
       await h.app.engine.db.updateTable('builds').set({ isAvailable: h.app.engine.caps.toDbBoolean(true) }).where('name', '=', 'acme-tizen-1.20.34-720p').execute();
       h.app.engine.changes.emit({ entity: 'build', path: 'test' });
       expect((await lookup(h, { whitelabel: 'acme', platform: 'tizen', appInstallId: 'tv-42' })).body.data.matchedBy).toBe('device');
+      await h.admin('GET', '/v1/admin/combination/destroy', { query: { id: newer.body.data.id } });
     });
   });
 

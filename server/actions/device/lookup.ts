@@ -210,8 +210,8 @@ export async function lookupCombination({ engine, input, client, path }: ActionC
   if (grouped) return answer(snap, base, 'experiment', grouped, whitelabel, platform, membership, ip);
 
   // Rule 4: the published combination of this whitelabel and platform.
-  const published = snap.combinations.published.get(keyOf(whitelabel.id, platform.id));
-  if (published && usable(published)) {
+  const published = snap.combinations.published.get(keyOf(whitelabel.id, platform.id))?.find(usable);
+  if (published) {
     return answer(snap, base, 'published', fromBuild(base, c.builds.get(published.buildId)!, published), whitelabel, platform, membership, ip);
   }
 

@@ -64,8 +64,8 @@ export interface Combinations {
   /** Newest first. */
   byDevice: Map<string, CombinationEntry[]>;
   byIp: Map<string, CombinationEntry[]>;
-  /** The newest published combination without device or IP, by `whitelabelId:platformId`. */
-  published: Map<string, CombinationEntry>;
+  /** Published combinations without device or IP, by `whitelabelId:platformId`, newest first. */
+  published: Map<string, CombinationEntry[]>;
 }
 
 export interface GroupEntry {
@@ -196,7 +196,7 @@ async function loadCombinations(engine: Engine): Promise<Combinations> {
     if (c.appInstallId) push(out.byDevice, String(c.appInstallId), entry);
     if (c.ipAddress) push(out.byIp, String(c.ipAddress), entry);
     const key = `${c.whitelabelId}:${c.platformId}`;
-    if (c.isPublished && !c.appInstallId && !c.ipAddress && !out.published.has(key)) out.published.set(key, entry);
+    if (c.isPublished && !c.appInstallId && !c.ipAddress) push(out.published, key, entry);
   }
   return out;
 }
