@@ -24,6 +24,7 @@ import { registerAssets, uploadFolders } from './plugins/assets.ts';
 import type { AttemptLimits } from './plugins/rate-limit.ts';
 import { registerPublicRateLimit } from './plugins/public-rate-limit.ts';
 import { registerDeviceLookup } from './actions/device/lookup.ts';
+import { bridgeChanges } from './plugins/change-bridge.ts';
 
 export interface BuildOptions {
   config?: Partial<Config>;
@@ -104,6 +105,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   registerAuth(app, engine, options.loginLimits);
   registerPublicRateLimit(app, config.publicRateLimit);
   registerDeviceLookup(app, engine, config.publicUrl);
+  bridgeChanges(app, engine, config.databaseUrl);
   registerCrudRoutes(app, engine, manifests);
   registerAssets(app, config.dataDir, [...uploadFolders(manifests), BUILDS_FOLDER]);
   registerLive(app, engine, config.corsOrigins);

@@ -35,6 +35,11 @@ export interface Capabilities {
    * write, the device reports' upserts). SQLite needs nothing: BEGIN IMMEDIATE already holds the write lock.
    */
   lockKey(trx: Kysely<any>, key: string): Promise<void>;
+  /**
+   * A number that changes when another connection commits (SQLite's PRAGMA data_version), for caches that
+   * must notice other processes' writes; null where the database has none (PostgreSQL, which has NOTIFY).
+   */
+  dataVersion(db: Kysely<any>): Promise<number | null>;
 }
 
 export interface Database {
@@ -74,6 +79,7 @@ const sqliteCaps: Capabilities = {
   isForeignKeyViolation: (e) =>
     code(e) === 'SQLITE_CONSTRAINT_FOREIGNKEY' || (code(e).startsWith('SQLITE_CONSTRAINT') && /FOREIGN KEY/.test(String((e as Error).message))),
   lockKey: async () => {},
+  dataVersion: async (db) => Number((await sql<{ data_version: number }>`pragma data_version`.execute(db)).rows[0].data_version),
 };
 
 const postgresCaps: Capabilities = {
@@ -88,6 +94,7 @@ const postgresCaps: Capabilities = {
   lockKey: async (trx, key) => {
     await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
   },
+  dataVersion: async () => null,
 };
 
 export const isPostgresUrl = (url?: string) => !!url && /^postgres(ql)?:\/\//.test(url);

@@ -2,8 +2,10 @@
 // precedence, what the answer holds (public fields only), bad parameters, and that a panel write changes the
 // very next answer. Every case on SQLite and PostgreSQL.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app.ts';
+import { deviceSnapshot } from '../../server/actions/device/lookup.ts';
 import { dropBuild, whitelabelForm } from './catalogue-fixtures.ts';
-import { forEachDialect, type Harness } from './harness.ts';
+import { ADMIN, forEachDialect, type Harness } from './harness.ts';
 
 const LOOKUP = '/v1/combination/get';
 const TESTER_IP = '10.9.0.77';
@@ -230,6 +232,29 @@ forEachDialect('device lookup', (h) => {
       h.app.engine.changes.emit({ entity: 'build', path: 'test' });
       expect((await lookup(h, { whitelabel: 'acme', platform: 'tizen', appInstallId: 'tv-42' })).body.data.matchedBy).toBe('device');
       await h.admin('GET', '/v1/admin/combination/destroy', { query: { id: newer.body.data.id } });
+    });
+  });
+
+  describe('another server process on the same database', () => {
+    it("answers with the first process's panel write: at once on PostgreSQL (NOTIFY), at the next poll on SQLite (data_version)", async () => {
+      const second = await buildApp({
+        config: { dataDir: h.app.engine.dataDir, databaseUrl: h.databaseUrl, adminEmail: ADMIN.email, adminPassword: ADMIN.password, corsOrigins: [], publicUrl: undefined, panelHosts: undefined },
+      });
+      try {
+        const ask = async () => (await second.inject({ url: `/v1/combination/get?whitelabel=other&platform=${encodeURIComponent('{"name":"tizen"}')}` })).json().data;
+        expect((await ask()).matchedBy).toBe('latest');
+        const pinned = await h.admin('GET', '/v1/admin/combination/add', { query: { whitelabelId: ids.other, platformId: ids.tizen, buildId: builds['other-tizen-1.20.34-1080p'], isPublished: true } });
+        if (h.dialect === 'sqlite') {
+          expect((await ask()).matchedBy).toBe('latest');
+          await deviceSnapshot(second.engine)!.poll();
+          expect((await ask()).matchedBy).toBe('published');
+        } else {
+          await expect.poll(async () => (await ask()).matchedBy, { timeout: 5000, interval: 50 }).toBe('published');
+        }
+        await h.admin('GET', '/v1/admin/combination/destroy', { query: { id: pinned.body.data.id } });
+      } finally {
+        await second.close();
+      }
     });
   });
 

@@ -6,7 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../../crud/context.ts';
 import { notFound } from '../../errors.ts';
 import type { ActionContext } from '../index.ts';
-import { compareVersionsDesc } from '../versions.ts';
 import { experimentOf, type Membership } from './collect.ts';
 import { createSnapshotStore, type BuildEntry, type CombinationEntry, type PlatformEntry, type Snapshot, type SnapshotStore, type WhitelabelEntry } from './snapshot.ts';
 
@@ -45,6 +44,11 @@ export function registerDeviceLookup(app: FastifyInstance, engine: Engine, publi
   const store = createSnapshotStore(engine, paths);
   lookups.set(engine, { store, publicUrl: publicUrl?.replace(/\/+$/, '') });
   app.addHook('onClose', async () => store.stop());
+}
+
+/** The lookup's snapshot store of a server (for tests that make it poll). */
+export function deviceSnapshot(engine: Engine): SnapshotStore | undefined {
+  return lookups.get(engine)?.store;
 }
 
 /** `::ffff:10.0.0.1` (an IPv4 client of a dual-stack socket) is 10.0.0.1. */
@@ -125,14 +129,12 @@ function fromGroup(membership: Membership, platform: PlatformEntry): PublicBuild
 }
 
 /** The newest available build within the platform's and the whitelabel's maxVersion (rule 5). */
-function latestBuild(snap: Snapshot, whitelabel: WhitelabelEntry, platform: PlatformEntry, resolution: string | null, isTester: boolean) {
-  const unpublished = snap.catalogue.unpublishedOnTest.get(keyOf(whitelabel.id, platform.id)) ?? [];
-  const limits = [platform.maxVersion, whitelabel.maxVersion].filter((v): v is string => !!v);
-  return (snap.catalogue.latest.get(`${whitelabel.name}\n${platform.name}`) ?? []).find(
-    (b) =>
-      (!resolution || b.resolution === resolution) &&
-      limits.every((max) => compareVersionsDesc(b.version, max) >= 0) &&
-      (isTester || !unpublished.some((v) => compareVersionsDesc(b.version, v) === 0)),
+function latestBuild(snap: Snapshot, whitelabel: WhitelabelEntry, platform: PlatformEntry, resolution: string | null, ip: string) {
+  const key = keyOf(whitelabel.id, platform.id);
+  const unpublished = snap.catalogue.unpublishedOnTest.get(key);
+  const isTester = unpublished ? snap.testers.contains(ip) : false;
+  return (snap.catalogue.latest.get(key) ?? []).find(
+    (b) => (!resolution || b.resolution === resolution) && (!unpublished || isTester || !unpublished.has(b.versionKey)),
   );
 }
 
@@ -216,7 +218,7 @@ export async function lookupCombination({ engine, input, client, path }: ActionC
   }
 
   // Rule 5: the newest available build within the version limits; unpublished versions on test for testers only.
-  const latest = latestBuild(snap, whitelabel, platform, query.resolution ?? null, snap.testers.contains(ip));
+  const latest = latestBuild(snap, whitelabel, platform, query.resolution ?? null, ip);
   if (latest) return answer(snap, base, 'latest', fromBuild(base, latest), whitelabel, platform, membership, ip);
 
   throw notFound(

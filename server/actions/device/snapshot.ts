@@ -1,7 +1,9 @@
 // The device lookup's in-memory copy of what it reads, so a TV start costs no SQL. It is made of parts, each
-// loaded from its tables; a committed panel write (the change feed) marks the parts that read its entity stale,
-// and the next lookup waits for them to be reloaded, so a change in the panel is in the very next answer.
-// A timer reloads everything as a safety net (writes of another process, rows changed outside the server).
+// loaded from its tables; a committed write (the change feed, which on PostgreSQL also carries the other server
+// processes' writes) marks the parts that read its entity stale, and the next lookup waits for them to be
+// reloaded, so a change in the panel is in the very next answer. A poll is the safety net: on SQLite it reloads
+// a part when another connection committed since the part was read (PRAGMA data_version, free when nothing
+// changed); where the database cannot say (PostgreSQL), every part is reloaded in the background now and then.
 import type { Engine } from '../../crud/context.ts';
 import { fromDb } from '../../crud/rows.ts';
 import { AppError } from '../../errors.ts';
@@ -33,6 +35,8 @@ export interface BuildEntry {
   resolution: string;
   urls: string[];
   isAvailable: boolean;
+  /** The version compared as numbers: `01.20.0` -> `1.20`. */
+  versionKey: string;
 }
 
 export interface Catalogue {
@@ -41,10 +45,13 @@ export interface Catalogue {
   platformsByName: Map<string, PlatformEntry>;
   platformsById: Map<number, PlatformEntry>;
   builds: Map<number, BuildEntry>;
-  /** Available builds with a dotted numeric version, by `whitelabel name \n platform name`, newest version first. */
+  /**
+   * Rule 5's candidates by `whitelabelId:platformId`: available builds of that whitelabel and platform with a
+   * dotted numeric version within both max versions, newest version first.
+   */
   latest: Map<string, BuildEntry[]>;
-  /** Versions on test that are not published, by `whitelabelId:platformId`. */
-  unpublishedOnTest: Map<string, string[]>;
+  /** Version keys on test and not published, by `whitelabelId:platformId`. */
+  unpublishedOnTest: Map<string, Set<string>>;
   /** The active localisation's translations, the active WL config and the tech-support URL, by whitelabel id. */
   translations: Map<number, unknown>;
   configs: Map<number, unknown>;
@@ -105,8 +112,10 @@ export interface Snapshot {
   testers: IpRanges;
 }
 
-/** How often every part is reloaded even without a change (writes of another process reach us by then). */
-export const SNAPSHOT_MAX_AGE_MS = 30_000;
+/** How often the poll asks whether another connection wrote (SQLite). */
+export const SNAPSHOT_POLL_MS = 30_000;
+/** How old a part may get where the database cannot say whether it changed (rows edited by hand in psql). */
+export const SNAPSHOT_MAX_AGE_MS = 10 * 60_000;
 
 const push = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
   const list = map.get(key);
@@ -123,6 +132,13 @@ async function rows(engine: Engine, entity: string, fields: string[]): Promise<R
 }
 
 const isDottedVersion = (text: string) => /^\d+(\.\d+)*$/.test(text);
+
+/** Equal keys for versions equal as numbers part by part: `versionKey('01.20.0') === versionKey('1.20')`. */
+export function versionKey(text: string): string {
+  const parts = text.split('.').map(Number);
+  while (parts.length > 1 && parts[parts.length - 1] === 0) parts.pop();
+  return parts.join('.');
+}
 
 async function loadCatalogue(engine: Engine): Promise<Catalogue> {
   const [whitelabels, platforms, builds, onTest, localisations, configs, support] = await Promise.all([
@@ -166,14 +182,25 @@ async function loadCatalogue(engine: Engine): Promise<Catalogue> {
       resolution: b.ownResolution,
       urls: Array.isArray(b.urls) ? b.urls.filter((u: unknown) => typeof u === 'string') : [],
       isAvailable: b.isAvailable,
+      versionKey: versionKey(String(b.ownVersion)),
     };
     catalogue.builds.set(entry.id, entry);
-    if (entry.isAvailable && isDottedVersion(String(entry.version))) push(catalogue.latest, `${entry.whitelabel}\n${entry.platform}`, entry);
+    const whitelabel = catalogue.whitelabelsByName.get(entry.whitelabel);
+    const platform = catalogue.platformsByName.get(entry.platform);
+    if (!whitelabel || !platform || !entry.isAvailable || !isDottedVersion(String(entry.version))) continue;
+    const limits = [platform.maxVersion, whitelabel.maxVersion].filter((v): v is string => !!v);
+    if (limits.every((max) => compareVersionsDesc(entry.version, max) >= 0)) push(catalogue.latest, `${whitelabel.id}:${platform.id}`, entry);
   }
   for (const list of catalogue.latest.values()) {
     list.sort((a, b) => compareVersionsDesc(a.version, b.version) || a.name.localeCompare(b.name));
   }
-  for (const v of onTest) if (!v.isPublished) push(catalogue.unpublishedOnTest, `${v.whitelabelId}:${v.platformId}`, String(v.appVersion));
+  for (const v of onTest) {
+    if (v.isPublished) continue;
+    const key = `${v.whitelabelId}:${v.platformId}`;
+    const set = catalogue.unpublishedOnTest.get(key) ?? new Set<string>();
+    set.add(versionKey(String(v.appVersion)));
+    catalogue.unpublishedOnTest.set(key, set);
+  }
   for (const l of localisations) if (l.isActive) catalogue.translations.set(l.whitelabelId, l.translations);
   for (const c of configs) if (c.isActive) catalogue.configs.set(c.whitelabelId, c.config);
   // Rows come newest first: the first URL seen for a whitelabel is its newest.
@@ -266,7 +293,13 @@ class Part<T> {
   private loadedGen = -1;
   private wantedGen = 0;
   private loading?: Promise<void>;
-  constructor(private readonly load: () => Promise<T>) {}
+  /** The database's data version read just before this copy was (null where there is none). */
+  version: number | null = null;
+  loadedAt = 0;
+  constructor(
+    private readonly load: () => Promise<T>,
+    private readonly dataVersion: () => Promise<number | null>,
+  ) {}
 
   invalidate(): void {
     this.wantedGen += 1;
@@ -278,6 +311,11 @@ class Part<T> {
 
   peek(): T | undefined {
     return this.current;
+  }
+
+  /** The copy when nothing announced since it was loaded; undefined when it must be (re)loaded first. */
+  fresh(): T | undefined {
+    return this.loadedGen >= this.wantedGen ? this.current : undefined;
   }
 
   /** The part as of the last change announced before this call. */
@@ -302,11 +340,14 @@ class Part<T> {
   private reload(): Promise<void> {
     if (!this.loading) {
       const gen = this.wantedGen;
-      this.loading = this.load()
-        .then((value) => {
-          this.current = value;
-          this.loadedGen = gen;
-        })
+      this.loading = (async () => {
+        const version = await this.dataVersion();
+        const value = await this.load();
+        this.current = value;
+        this.loadedGen = gen;
+        this.version = version;
+        this.loadedAt = Date.now();
+      })()
         .finally(() => {
           this.loading = undefined;
         });
@@ -319,6 +360,8 @@ export interface SnapshotStore {
   get(): Promise<Snapshot>;
   /** The experiments part as it is now, for recording a device that just joined a collection. */
   experimentsNow(): Experiments | undefined;
+  /** What the timer runs: reloads the parts another connection may have changed (tests call it directly). */
+  poll(): Promise<void>;
   stop(): void;
 }
 
@@ -341,36 +384,43 @@ const READS: Record<string, keyof Snapshot> = {
  * @example const store = createSnapshotStore(engine, ['/v1/combination/get']); const snap = await store.get();
  * `ownPaths`: calls whose writes the store applies itself (a device joining a collection), so they cost no reload.
  */
-export function createSnapshotStore(engine: Engine, ownPaths: string[], maxAgeMs = SNAPSHOT_MAX_AGE_MS): SnapshotStore {
+export function createSnapshotStore(engine: Engine, ownPaths: string[], pollMs = SNAPSHOT_POLL_MS, maxAgeMs = SNAPSHOT_MAX_AGE_MS): SnapshotStore {
+  const dataVersion = () => engine.caps.dataVersion(engine.db);
   const parts = {
-    catalogue: new Part(() => loadCatalogue(engine)),
-    combinations: new Part(() => loadCombinations(engine)),
-    experiments: new Part(() => loadExperiments(engine)),
-    testers: new Part(() => loadTesters(engine)),
+    catalogue: new Part(() => loadCatalogue(engine), dataVersion),
+    combinations: new Part(() => loadCombinations(engine), dataVersion),
+    experiments: new Part(() => loadExperiments(engine), dataVersion),
+    testers: new Part(() => loadTesters(engine), dataVersion),
   };
   const own = new Set(ownPaths);
   const stopFeed = engine.changes.on((change) => {
     const part = READS[change.entity];
     if (part && !own.has(change.path)) parts[part].invalidate();
   });
-  const timer = setInterval(() => {
+  const poll = async () => {
     // Only a snapshot in use is refreshed; a server that never answered a device reads nothing.
-    for (const part of Object.values(parts)) {
-      if (part.loaded) part.refresh().catch((error) => console.error('device lookup snapshot reload failed:', error));
+    const loaded = Object.values(parts).filter((part) => part.loaded);
+    if (!loaded.length) return;
+    const version = await dataVersion();
+    for (const part of loaded) {
+      const stale = version === null ? Date.now() - part.loadedAt >= maxAgeMs : part.version !== version;
+      if (stale) await part.refresh();
     }
-  }, maxAgeMs);
+  };
+  const timer = setInterval(() => poll().catch((error) => console.error('device lookup snapshot reload failed:', error)), pollMs);
   timer.unref();
+  let last: Snapshot | undefined;
   return {
     async get() {
-      const [catalogue, combinations, experiments, testers] = await Promise.all([
-        parts.catalogue.get(),
-        parts.combinations.get(),
-        parts.experiments.get(),
-        parts.testers.get(),
-      ]);
-      return { catalogue, combinations, experiments, testers };
+      // The hot path: every part fresh, the same object as the last lookup's (no allocation, no waiting).
+      const [catalogue, combinations, experiments, testers] = [parts.catalogue.fresh(), parts.combinations.fresh(), parts.experiments.fresh(), parts.testers.fresh()];
+      if (last && last.catalogue === catalogue && last.combinations === combinations && last.experiments === experiments && last.testers === testers) return last;
+      const loaded = await Promise.all([parts.catalogue.get(), parts.combinations.get(), parts.experiments.get(), parts.testers.get()]);
+      last = { catalogue: loaded[0], combinations: loaded[1], experiments: loaded[2], testers: loaded[3] };
+      return last;
     },
     experimentsNow: () => parts.experiments.peek(),
+    poll,
     stop() {
       stopFeed();
       clearInterval(timer);

@@ -1,0 +1,201 @@
+// Device lookup throughput (docs/device-api.md) against /healthz in the same run, alone and while two heavy admin
+// list queries loop; on SQLite, and on PostgreSQL when TEST_DATABASE_URL (or the default test server) answers.
+// The load comes from a worker thread with keep-alive connections, so the client does not share the server's
+// event loop. Figures are ratios measured in one run: the machine is shared and absolute numbers wander.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../server/app.ts';
+
+const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 5) * 1000;
+const CONCURRENCY = 32;
+const APP_INFOS = 200_000;
+const TESTER_IPS = 100_000;
+const MEMBERS = 10_000;
+
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  admin: number;
+}
+
+/** The load generator, run as an eval'd worker: `concurrency` loops over `paths`, plus sequential admin loops. */
+const LOADER = `
+const { workerData, parentPort } = require('node:worker_threads');
+const http = require('node:http');
+const { base, paths, concurrency, durationMs, admin } = workerData;
+const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency + admin.length });
+const get = (path, headers) => new Promise((resolve) => {
+  const req = http.get(base + path, { agent, headers }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode)); });
+  req.on('error', () => resolve(0));
+});
+const until = Date.now() + durationMs;
+const times = [];
+let errors = 0, adminDone = 0, next = 0;
+const loop = async () => {
+  while (Date.now() < until) {
+    const path = paths[next++ % paths.length];
+    const t = performance.now();
+    const status = await get(path, {});
+    times.push(performance.now() - t);
+    if (status !== 200) errors++;
+  }
+};
+const adminLoop = async ({ path, token }) => {
+  while (Date.now() < until) { await get(path, { authorization: token }); adminDone++; }
+};
+const started = performance.now();
+Promise.all([...Array.from({ length: concurrency }, loop), ...admin.map(adminLoop)]).then(() => {
+  const seconds = (performance.now() - started) / 1000;
+  times.sort((a, b) => a - b);
+  parentPort.postMessage({ rps: times.length / seconds, p50: times[Math.floor(times.length * 0.5)], p99: times[Math.floor(times.length * 0.99)], errors, admin: adminDone });
+  agent.destroy();
+});
+`;
+
+function load(base: string, paths: string[], admin: { path: string; token: string }[] = []): Promise<Load> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(LOADER, { eval: true, workerData: { base, paths, concurrency: CONCURRENCY, durationMs: DURATION_MS, admin } });
+    worker.once('message', (result: Load) => {
+      void worker.terminate();
+      resolve(result);
+    });
+    worker.once('error', reject);
+  });
+}
+
+async function seed(app: FastifyInstance): Promise<string[]> {
+  const db = app.engine.db;
+  const now = new Date().toISOString();
+  const caps = app.engine.caps;
+  const insert = async (table: string, rows: Record<string, unknown>[]) => {
+    for (let i = 0; i < rows.length; i += 500) await db.insertInto(table).values(rows.slice(i, i + 500)).execute();
+  };
+  const whitelabels = ['aurora', 'nordtv', 'kinomax'];
+  const platforms = ['tizen', 'webos', 'androidtv', 'vidaa', 'titan'];
+  await insert('whitelabels', whitelabels.map((name) => ({ name, feUrl: `https://${name}.example.com/`, deployConfiguration: '{}', maxVersion: '01.20.34', imageHD: `/whitelabels/${name}_1280x720.png`, createdAt: now, updatedAt: now })));
+  await insert('platforms', platforms.map((name) => ({ name, maxVersion: '01.20.34', createdAt: now, updatedAt: now })));
+  const builds = [];
+  for (const wl of whitelabels) {
+    for (const platform of platforms) {
+      for (let minor = 0; minor < 40; minor++) {
+        for (const resolution of ['720p', '1080p']) {
+          const version = `1.${minor}.${minor % 10}`;
+          const name = `${wl}-${platform}-${version}-${resolution}`;
+          const urls = JSON.stringify([`/builds/${wl}/${platform}/${version}/${resolution}/app.js`, `/builds/${wl}/${platform}/${version}/${resolution}/index.css`]);
+          builds.push({ name, ownWhitelabel: wl, ownPlatform: platform, ownVersion: version, ownResolution: resolution, urls, isAvailable: caps.toDbBoolean(true), createdAt: now, updatedAt: now });
+        }
+      }
+    }
+  }
+  await insert('builds', builds);
+  const combos = [];
+  for (let i = 0; i < 2000; i++) {
+    combos.push({ whitelabelId: (i % 3) + 1, platformId: (i % 5) + 1, buildId: (i % builds.length) + 1, appInstallId: i < 1000 ? `pinned-${i}` : null, ipAddress: i >= 1000 ? `10.1.${(i >> 8) & 255}.${i & 255}` : null, customBuildUrls: '[]', forceLocalBuild: caps.toDbBoolean(false), isPublished: caps.toDbBoolean(false), createdAt: now, updatedAt: now });
+  }
+  combos.push({ whitelabelId: 1, platformId: 1, buildId: 1, appInstallId: null, ipAddress: null, customBuildUrls: '[]', forceLocalBuild: caps.toDbBoolean(false), isPublished: caps.toDbBoolean(true), createdAt: now, updatedAt: now });
+  await insert('combinations', combos);
+  await insert('tester_ips', Array.from({ length: TESTER_IPS }, (_, i) => ({ ip: `172.${16 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}/32`, vendor: 'lg', createdAt: now, updatedAt: now })));
+  const settings = JSON.stringify([{ count: MEMBERS / 2, groupName: 'A', customUrl: 'https://cdn.example.com/a/', files: { webos: ['a.js'] } }, { count: MEMBERS / 2, groupName: 'B', customUrl: 'https://cdn.example.com/b/', files: { webos: ['b.js'] } }]);
+  await insert('experiments', [{ whitelabelId: 2, platformIds: '[2]', modelNames: '[]', recordsCount: MEMBERS, isActive: caps.toDbBoolean(true), isCollecting: caps.toDbBoolean(false), isRandomSaveEnable: caps.toDbBoolean(false), probability: 1, versionsDeploymentSettings: settings, createdAt: now }]);
+  await insert('experiment_users', Array.from({ length: MEMBERS }, (_, i) => ({ abtestingId: 1, appInstallId: `member-${i}`, groupNumber: (i % 2) + 1, whitelabel: 'nordtv', platform: 'webos' })));
+  await insert('app_infos', Array.from({ length: APP_INFOS }, (_, i) => ({ appInstallId: `install-${i}`, email: `user${i}@example.com`, login: `user${i}`, version: '1.20.34', whitelabel: 'aurora', platform: 'tizen', active: 'yes' })));
+  // One query per rule, as a mix of starting TVs.
+  const q = (params: Record<string, string>) => `/v1/combination/get?${new URLSearchParams(params)}`;
+  const platform = (name: string) => JSON.stringify({ name });
+  return [
+    q({ whitelabel: 'aurora', platform: platform('tizen'), appInstallId: 'pinned-0' }),
+    q({ whitelabel: 'kinomax', platform: platform('vidaa'), ipAddress: '10.1.3.233' }),
+    q({ whitelabel: 'nordtv', platform: platform('webos'), appInstallId: 'member-7' }),
+    q({ whitelabel: 'aurora', platform: platform('tizen'), appInstallId: 'someone' }),
+    q({ whitelabel: 'kinomax', platform: platform('titan'), resolution: '1080p', appInstallId: 'someone-else' }),
+  ];
+}
+
+async function run(label: string, databaseUrl: string | undefined) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'panel-bench-lookup-'));
+  const app = await buildApp({
+    config: { dataDir, databaseUrl, adminEmail: 'bench@x.io', adminPassword: 'bench-password-1', distDir: join(dataDir, 'none'), publicRateLimit: { perMinute: 100_000_000 } },
+  });
+  try {
+    const lookups = await seed(app);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    for (const path of lookups) {
+      const res = await fetch(base + path);
+      const body = (await res.json()) as { data?: { matchedBy: string }; message?: string };
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${body.message}`);
+    }
+    const login = await fetch(`${base}/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@x.io', password: 'bench-password-1' }) });
+    const token = ((await login.json()) as { data: { token: string } }).data.token;
+    // Two screens of staff searching 200,000 app infos by a text that matches nothing: a full scan and a count each.
+    const heavy = [
+      { path: '/v1/admin/appinfo/get?email=nobody-at-all&pageSize=20', token },
+      { path: '/v1/admin/appinfo/get?login=nobody-at-all&pageSize=100&sortBy=email&sortOrder=desc', token },
+    ];
+    const one = Date.now();
+    await fetch(base + heavy[0].path, { headers: { authorization: token } });
+    const heavyMs = Date.now() - one;
+
+    const health = await load(base, ['/healthz']);
+    const lookup = await load(base, lookups);
+    const healthBusy = await load(base, ['/healthz'], heavy);
+    const lookupBusy = await load(base, lookups, heavy);
+    const line = (name: string, r: Load, against: Load) =>
+      console.log(
+        `${name.padEnd(40)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms  ${((r.rps / against.rps) * 100).toFixed(0).padStart(4)}% of /healthz${r.admin ? `  (${r.admin} admin lists)` : ''}${r.errors ? `  ${r.errors} errors` : ''}`,
+      );
+    console.log(`lookup (${label}: ${TESTER_IPS} tester IPs, 2,001 combinations, ${MEMBERS} experiment users; ${CONCURRENCY} connections, ${DURATION_MS / 1000} s each)`);
+    line('/healthz', health, health);
+    line('GET /v1/combination/get (5 rules mixed)', lookup, health);
+    console.log(`  while two admin lists loop (one alone: ${heavyMs} ms on ${APP_INFOS} app infos):`);
+    line('/healthz', healthBusy, healthBusy);
+    line('GET /v1/combination/get', lookupBusy, healthBusy);
+  } finally {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  const admin = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const client = new pg.Client({ connectionString: admin });
+  try {
+    await client.connect();
+  } catch {
+    return undefined;
+  }
+  const name = `bench_${Date.now()}`;
+  await client.query(`create database ${name}`);
+  await client.end();
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export async function lookupThroughput(): Promise<void> {
+  await run('SQLite', undefined);
+  const postgres = await freshPostgres();
+  if (!postgres) {
+    console.log('lookup (PostgreSQL): skipped, no server at TEST_DATABASE_URL');
+    return;
+  }
+  try {
+    await run('PostgreSQL', postgres.url);
+  } finally {
+    await postgres.drop();
+  }
+}
