@@ -1,11 +1,12 @@
 // Device lookup throughput (docs/device-api.md) against /healthz in the same run, alone and while two heavy admin
 // list queries loop; on SQLite, and on PostgreSQL when TEST_DATABASE_URL (or the default test server) answers.
-// The load comes from a worker thread with keep-alive connections, so the client does not share the server's
-// event loop. Figures are ratios measured in one run: the machine is shared and absolute numbers wander.
+// The load comes from another process with keep-alive connections; the server's own CPU time and event-loop use
+// per request are measured too. Figures are ratios measured in one run: the machine is shared, absolutes wander.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { spawn } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../server/app.ts';
@@ -22,13 +23,16 @@ interface Load {
   p99: number;
   errors: number;
   admin: number;
+  /** Server CPU (user + system) per answered request, in microseconds. */
+  cpuUs: number;
+  /** Share of the run the server's event loop was busy. */
+  elu: number;
 }
 
-/** The load generator, run as an eval'd worker: `concurrency` loops over `paths`, plus sequential admin loops. */
+/** The load generator, run as a separate node process: `concurrency` loops over `paths`, plus sequential admin loops. */
 const LOADER = `
-const { workerData, parentPort } = require('node:worker_threads');
 const http = require('node:http');
-const { base, paths, concurrency, durationMs, admin } = workerData;
+const { base, paths, concurrency, durationMs, admin } = JSON.parse(process.env.LOAD);
 const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency + admin.length });
 const get = (path, headers) => new Promise((resolve) => {
   const req = http.get(base + path, { agent, headers }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode)); });
@@ -53,19 +57,29 @@ const started = performance.now();
 Promise.all([...Array.from({ length: concurrency }, loop), ...admin.map(adminLoop)]).then(() => {
   const seconds = (performance.now() - started) / 1000;
   times.sort((a, b) => a - b);
-  parentPort.postMessage({ rps: times.length / seconds, p50: times[Math.floor(times.length * 0.5)], p99: times[Math.floor(times.length * 0.99)], errors, admin: adminDone });
+  process.stdout.write(JSON.stringify({ count: times.length, rps: times.length / seconds, p50: times[Math.floor(times.length * 0.5)], p99: times[Math.floor(times.length * 0.99)], errors, admin: adminDone }));
   agent.destroy();
 });
 `;
 
+/**
+ * Runs the load from another process and measures this one, the server: besides req/s and latency, its CPU time
+ * and event-loop use per request, which say what a call costs the server even when the client is the bottleneck.
+ */
 function load(base: string, paths: string[], admin: { path: string; token: string }[] = []): Promise<Load> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(LOADER, { eval: true, workerData: { base, paths, concurrency: CONCURRENCY, durationMs: DURATION_MS, admin } });
-    worker.once('message', (result: Load) => {
-      void worker.terminate();
-      resolve(result);
+    const cpu = process.cpuUsage();
+    const elu = performance.eventLoopUtilization();
+    const child = spawn(process.execPath, ['-e', LOADER], { env: { ...process.env, LOAD: JSON.stringify({ base, paths, concurrency: CONCURRENCY, durationMs: DURATION_MS, admin }) } });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.once('error', reject);
+    child.once('exit', () => {
+      const used = process.cpuUsage(cpu);
+      const busy = performance.eventLoopUtilization(elu);
+      const result = JSON.parse(out) as Omit<Load, 'cpuUs' | 'elu'> & { count: number };
+      resolve({ ...result, cpuUs: (used.user + used.system) / result.count, elu: busy.utilization });
     });
-    worker.once('error', reject);
   });
 }
 
@@ -148,7 +162,7 @@ async function run(label: string, databaseUrl: string | undefined) {
     const lookupBusy = await load(base, lookups, heavy);
     const line = (name: string, r: Load, against: Load) =>
       console.log(
-        `${name.padEnd(40)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms  ${((r.rps / against.rps) * 100).toFixed(0).padStart(4)}% of /healthz${r.admin ? `  (${r.admin} admin lists)` : ''}${r.errors ? `  ${r.errors} errors` : ''}`,
+        `${name.padEnd(40)} ${r.rps.toFixed(0).padStart(6)} req/s ${((r.rps / against.rps) * 100).toFixed(0).padStart(4)}%  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms  server ${r.cpuUs.toFixed(0).padStart(4)} us CPU/req, loop ${(r.elu * 100).toFixed(0).padStart(3)}% busy${r.admin ? `  (${r.admin} admin lists)` : ''}${r.errors ? `  ${r.errors} errors` : ''}`,
       );
     console.log(`lookup (${label}: ${TESTER_IPS} tester IPs, 2,001 combinations, ${MEMBERS} experiment users; ${CONCURRENCY} connections, ${DURATION_MS / 1000} s each)`);
     line('/healthz', health, health);

@@ -1,0 +1,26 @@
+import { Worker } from 'node:worker_threads';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp } from './server/app.ts';
+const dataDir = mkdtempSync(join(tmpdir(), 'prof-'));
+const app = await buildApp({ config: { dataDir, databaseUrl: undefined, adminEmail: 'b@x.io', adminPassword: 'bench-password-1', distDir: '/none', publicRateLimit: { perMinute: 1e9 } } });
+const now = new Date().toISOString();
+const db = app.engine.db;
+await db.insertInto('whitelabels').values({ name: 'aurora', feUrl: 'https://a/', deployConfiguration: '{}', maxVersion: '01.20.34', createdAt: now, updatedAt: now }).execute();
+await db.insertInto('platforms').values({ name: 'tizen', maxVersion: '01.20.34', createdAt: now, updatedAt: now }).execute();
+await db.insertInto('builds').values({ name: 'b', ownWhitelabel: 'aurora', ownPlatform: 'tizen', ownVersion: '1.2.3', ownResolution: '1080p', urls: '["/builds/x/app.js"]', isAvailable: 1, createdAt: now, updatedAt: now }).execute();
+await app.listen({ port: 0, host: '127.0.0.1' });
+const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+const path = process.argv[2] === 'h' ? '/healthz' : `/v1/combination/get?whitelabel=aurora&platform=${encodeURIComponent('{"name":"tizen"}')}&appInstallId=someone`;
+const code = `
+const { workerData, parentPort } = require('node:worker_threads');
+const http = require('node:http');
+const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+const until = Date.now() + 6000; let n = 0;
+const get = () => new Promise((r) => http.get(workerData.url, { agent }, (res) => { res.resume(); res.on('end', r); }));
+Promise.all(Array.from({length: 32}, async () => { while (Date.now() < until) { await get(); n++; } })).then(() => parentPort.postMessage(n / 6));
+`;
+const rps = await new Promise((r) => new Worker(code, { eval: true, workerData: { url: base + path } }).once('message', r));
+console.log(process.argv[2], 'rps', rps);
+await app.close();
