@@ -1,15 +1,11 @@
 // Device lookup throughput (docs/device-api.md) against /healthz in the same run, alone and while two heavy admin
-// list queries loop; on SQLite, and on PostgreSQL when TEST_DATABASE_URL (or the default test server) answers.
+// list queries loop; on SQLite and on PostgreSQL (a fresh database of the server tests' TEST_DATABASE_URL).
 // The load comes from another process with keep-alive connections; the server's own CPU time and event-loop use
 // per request are measured too. Figures are ratios measured in one run: the machine is shared, absolutes wander.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../server/app.ts';
+import { ADMIN, startApp, type Dialect } from '../tests/server/harness.ts';
 
 const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 5) * 1000;
 const CONCURRENCY = 32;
@@ -131,21 +127,22 @@ async function seed(app: FastifyInstance): Promise<string[]> {
   ];
 }
 
-async function run(label: string, databaseUrl: string | undefined) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'panel-bench-lookup-'));
-  const app = await buildApp({
-    config: { dataDir, databaseUrl, adminEmail: 'bench@x.io', adminPassword: 'bench-password-1', distDir: join(dataDir, 'none'), publicRateLimit: { perMinute: 100_000_000 } },
-  });
+async function run(label: string, dialect: Dialect) {
+  const { app, cleanup } = await startApp(dialect, { config: { publicRateLimit: { perMinute: 100_000_000 } } });
   try {
     const lookups = await seed(app);
+    // A fixed reply as long as the lookup's answers: what the bytes alone cost, apart from finding them.
+    const answers: unknown[] = [];
+    app.get('/bench/same-bytes', async () => answers[0]);
     await app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
     for (const path of lookups) {
       const res = await fetch(base + path);
       const body = (await res.json()) as { data?: { matchedBy: string }; message?: string };
       if (res.status !== 200) throw new Error(`${path}: ${res.status} ${body.message}`);
+      answers.push(body);
     }
-    const login = await fetch(`${base}/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@x.io', password: 'bench-password-1' }) });
+    const login = await fetch(`${base}/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
     const token = ((await login.json()) as { data: { token: string } }).data.token;
     // Two screens of staff searching 200,000 app infos by a text that matches nothing: a full scan and a count each.
     const heavy = [
@@ -157,6 +154,7 @@ async function run(label: string, databaseUrl: string | undefined) {
     const heavyMs = Date.now() - one;
 
     const health = await load(base, ['/healthz']);
+    const sameBytes = await load(base, ['/bench/same-bytes']);
     const lookup = await load(base, lookups);
     const healthBusy = await load(base, ['/healthz'], heavy);
     const lookupBusy = await load(base, lookups, heavy);
@@ -166,50 +164,22 @@ async function run(label: string, databaseUrl: string | undefined) {
       );
     console.log(`lookup (${label}: ${TESTER_IPS} tester IPs, 2,001 combinations, ${MEMBERS} experiment users; ${CONCURRENCY} connections, ${DURATION_MS / 1000} s each)`);
     line('/healthz', health, health);
+    line('a fixed reply of the same bytes', sameBytes, health);
     line('GET /v1/combination/get (5 rules mixed)', lookup, health);
     console.log(`  while two admin lists loop (one alone: ${heavyMs} ms on ${APP_INFOS} app infos):`);
     line('/healthz', healthBusy, healthBusy);
     line('GET /v1/combination/get', lookupBusy, healthBusy);
   } finally {
     await app.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await cleanup();
   }
-}
-
-async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
-  const admin = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const client = new pg.Client({ connectionString: admin });
-  try {
-    await client.connect();
-  } catch {
-    return undefined;
-  }
-  const name = `bench_${Date.now()}`;
-  await client.query(`create database ${name}`);
-  await client.end();
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: admin });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
 }
 
 export async function lookupThroughput(): Promise<void> {
-  await run('SQLite', undefined);
-  const postgres = await freshPostgres();
-  if (!postgres) {
-    console.log('lookup (PostgreSQL): skipped, no server at TEST_DATABASE_URL');
-    return;
-  }
+  await run('SQLite', 'sqlite');
   try {
-    await run('PostgreSQL', postgres.url);
-  } finally {
-    await postgres.drop();
+    await run('PostgreSQL', 'postgres');
+  } catch (error) {
+    console.log(`lookup (PostgreSQL): skipped (${(error as Error).message})`);
   }
 }

@@ -122,21 +122,19 @@ function Answer({ answer }: { answer: LookupAnswer }) {
           <Typography variant="subtitle2" sx={{ mb: 0.5 }}>
             Whitelabel {whitelabel?.name ?? ''} {answer.platform ? `on ${answer.platform.name}` : ''}
           </Typography>
-          <Row label="FE URL">
-            <Url href={whitelabel?.feUrl} />
-          </Row>
-          <Row label="Logo 1280x720">
-            <Url href={whitelabel?.imageHD} />
-          </Row>
-          <Row label="Logo 1920x1080">
-            <Url href={whitelabel?.imageFHD} />
-          </Row>
-          <Row label="CSS">
-            <Url href={whitelabel?.cssConfig} />
-          </Row>
-          <Row label="Tech support">
-            <Url href={answer.techSupportUrl} />
-          </Row>
+          {(
+            [
+              ['FE URL', whitelabel?.feUrl],
+              ['Logo 1280x720', whitelabel?.imageHD],
+              ['Logo 1920x1080', whitelabel?.imageFHD],
+              ['CSS', whitelabel?.cssConfig],
+              ['Tech support', answer.techSupportUrl],
+            ] as const
+          ).map(([label, href]) => (
+            <Row key={label} label={label}>
+              <Url href={href} />
+            </Row>
+          ))}
           <Row label="Localisation">{answer.localisation ? <JsonTree value={answer.localisation} openDepth={0} /> : 'none active'}</Row>
           <Row label="WL config">{answer.config ? <JsonTree value={answer.config} openDepth={0} /> : 'none active'}</Row>
         </Grid>

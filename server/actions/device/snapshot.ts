@@ -131,6 +131,9 @@ async function rows(engine: Engine, entity: string, fields: string[]): Promise<R
   return found.map((row) => Object.fromEntries(fields.map((f) => [f, fromDb(model.kindOf(f), row[f])])));
 }
 
+/** The strings of a stored JSON list (anything else in it, or a value that is no list, is left out). */
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+
 const isDottedVersion = (text: string) => /^\d+(\.\d+)*$/.test(text);
 
 /** Equal keys for versions equal as numbers part by part: `versionKey('01.20.0') === versionKey('1.20')`. */
@@ -180,7 +183,7 @@ async function loadCatalogue(engine: Engine): Promise<Catalogue> {
       platform: b.ownPlatform,
       version: b.ownVersion,
       resolution: b.ownResolution,
-      urls: Array.isArray(b.urls) ? b.urls.filter((u: unknown) => typeof u === 'string') : [],
+      urls: strings(b.urls),
       isAvailable: b.isAvailable,
       versionKey: versionKey(String(b.ownVersion)),
     };
@@ -217,7 +220,7 @@ async function loadCombinations(engine: Engine): Promise<Combinations> {
       whitelabelId: c.whitelabelId,
       platformId: c.platformId,
       buildId: c.buildId,
-      customBuildUrls: Array.isArray(c.customBuildUrls) ? c.customBuildUrls.filter((u: unknown) => typeof u === 'string') : [],
+      customBuildUrls: strings(c.customBuildUrls),
       forceLocalBuild: Boolean(c.forceLocalBuild),
     };
     if (c.appInstallId) push(out.byDevice, String(c.appInstallId), entry);
@@ -234,7 +237,7 @@ export function groupsOf(settings: unknown): GroupEntry[] {
     const b = (block ?? {}) as Record<string, unknown>;
     const files: Record<string, string[]> = {};
     if (b.files && typeof b.files === 'object') {
-      for (const [platform, list] of Object.entries(b.files)) if (Array.isArray(list)) files[platform] = list.filter((f) => typeof f === 'string');
+      for (const [platform, list] of Object.entries(b.files)) files[platform] = strings(list);
     }
     return {
       count: typeof b.count === 'number' ? b.count : 0,
