@@ -1,7 +1,7 @@
 // The per-address limit of the public device calls (manifest actions with `public: true`): a token bucket per
 // client address (request.ip, which follows X-Forwarded-For only through TRUSTED_PROXIES). Over the limit a
 // call is answered 429 with Retry-After before any handler runs. The buckets live in this process.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 
 export interface PublicRateLimit {
   /** Calls per minute per address, which is also how many may come at once (the bucket's size). */
@@ -79,10 +79,10 @@ export function registerPublicRateLimit(app: FastifyInstance, limit: PublicRateL
 export function publicCallGate(app: FastifyInstance) {
   const buckets = app.publicBuckets;
   if (!buckets) throw new Error('public actions need registerPublicRateLimit() before the routes');
-  return async (request: FastifyRequest, reply: FastifyReply) => {
+  // A callback hook, not an async one: this runs on every TV start, and a promise per call is measurable there.
+  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const wait = buckets.take(request.ip);
-    if (wait > 0) {
-      return reply.status(429).header('retry-after', String(wait)).send({ result: false, message: `Too many requests from ${request.ip}; retry in ${wait} s` });
-    }
+    if (wait === 0) return done();
+    reply.status(429).header('retry-after', String(wait)).send({ result: false, message: `Too many requests from ${request.ip}; retry in ${wait} s` });
   };
 }
