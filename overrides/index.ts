@@ -18,6 +18,7 @@ export const overrides: OverrideMap = {
   screens: {
     combinationsScreen: lazy(() => import('./combination/CombinationsScreen')),
     dashboard: lazy(() => import('./dashboard/DashboardScreen')),
+    testRequest: lazy(() => import('./test-request/TestRequestScreen')),
   },
   forms: {
     whitelabelForm: LazyWhitelabelForm,

@@ -6,6 +6,7 @@ import { catalogueAreas, type DemoContext } from './demo/catalogue.ts';
 import { demoApi } from './demo/client.ts';
 import { testersAreas } from './demo/testers.ts';
 import { pipelinesAreas } from './demo/pipelines.ts';
+import { describeExamples, devicesAreas } from './demo/devices.ts';
 
 const config = loadConfig();
 const app = await buildApp({ config });
@@ -22,10 +23,11 @@ try {
   const login = await app.inject({ method: 'POST', url: '/v1/user/login', payload: { email, password } });
   if (login.statusCode !== 200) throw new Error(`Could not log in as ${email}: ${login.json().message}`);
   const ctx: DemoContext = { api: await demoApi(app, login.json().data.token), ids: {} };
-  for (const [label, fill] of [...catalogueAreas, ...testersAreas(engine.db), ...pipelinesAreas(engine.db)]) {
+  for (const [label, fill] of [...catalogueAreas, ...testersAreas(engine.db), ...pipelinesAreas(engine.db), ...devicesAreas(app)]) {
     await fill(ctx);
     console.log(`demo: ${label}`);
   }
+  console.log(['Test request shows each lookup rule with:', ...describeExamples()].join('\n'));
   console.log(`Demo data is in ${config.databaseUrl ? 'PostgreSQL' : config.dataDir}. Log in as ${email}`);
   if (app.firstAdmin?.password) console.log(`with the password ${app.firstAdmin.password} (shown only this once).`);
 } catch (error) {

@@ -11,7 +11,7 @@ import { runMigrations } from './migrations/index.ts';
 import { buildModel, type EntityModel } from './crud/model.ts';
 import type { Engine } from './crud/context.ts';
 import { registerCrudRoutes } from './crud/routes.ts';
-import { valueSources } from './actions/index.ts';
+import { checkPublicActions, valueSources } from './actions/index.ts';
 import { createAuditLog, registerRefusalAudit } from './plugins/audit.ts';
 import { checkAccountsModel, ensureFirstAdmin, registerAuth } from './plugins/auth.ts';
 import { createLiveHub, liveAudiences } from './plugins/live-hub.ts';
@@ -25,6 +25,9 @@ import { registerGitlab } from './gitlab/pipelines.ts';
 import { registerBrowserSecurity } from './plugins/browser-security.ts';
 import type { AttemptLimits } from './plugins/rate-limit.ts';
 import { loggerOptions, type LogDestination } from './logging.ts';
+import { registerPublicRateLimit } from './plugins/public-rate-limit.ts';
+import { registerDeviceLookup } from './actions/device/lookup.ts';
+import { bridgeChanges } from './plugins/change-bridge.ts';
 
 export interface BuildOptions {
   config?: Partial<Config>;
@@ -63,6 +66,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     }
   }
 
+  checkPublicActions(manifests);
   const database = openDatabase(config);
   const engine: Engine = {
     db: database.db,
@@ -106,6 +110,9 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   installErrorHandlers(app, hasPanel ? (url) => !isApiPath(url) : undefined);
   registerAuth(app, engine, options.loginLimits);
   registerRefusalAudit(app, engine);
+  registerPublicRateLimit(app, config.publicRateLimit);
+  registerDeviceLookup(app, engine, config.publicUrl);
+  bridgeChanges(app, engine, config.databaseUrl);
   registerCrudRoutes(app, engine, manifests);
   registerAssets(app, config.dataDir, fileFolders);
   registerLive(app, engine, { panelHosts: availableHosts(config), corsOrigins: config.corsOrigins });

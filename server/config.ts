@@ -14,6 +14,8 @@ export interface Config {
   corsOrigins: string[];
   /** Proxies whose X-Forwarded-For is believed (addresses or CIDRs); empty = the socket's address is the client's. */
   trustedProxies: string[];
+  /** Public device calls per minute per client address (PUBLIC_RATE_LIMIT); see docs/device-api.md. */
+  publicRateLimit: { perMinute: number };
   schemasDir: string;
   distDir: string;
   /** A session ends after this long without a call (SESSION_IDLE_TIMEOUT). */
@@ -60,6 +62,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT is not a port number: ${env.PORT}`);
   const hosts = list(env.PANEL_HOSTS);
+  const perMinute = Number(env.PUBLIC_RATE_LIMIT ?? 600);
+  if (!Number.isInteger(perMinute) || perMinute < 1) throw new Error(`PUBLIC_RATE_LIMIT is not a positive whole number: ${env.PUBLIC_RATE_LIMIT}`);
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
@@ -71,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.ADMIN_PASSWORD || undefined,
     corsOrigins: list(env.CORS_ORIGINS),
     trustedProxies: list(env.TRUSTED_PROXIES),
+    publicRateLimit: { perMinute },
     schemasDir: resolve(env.SCHEMAS_DIR ?? 'schemas'),
     distDir: resolve(env.DIST_DIR ?? 'dist'),
     sessionIdleMs: duration(env.SESSION_IDLE_TIMEOUT || DEFAULT_SESSION_IDLE, 'SESSION_IDLE_TIMEOUT'),

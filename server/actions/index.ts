@@ -1,6 +1,7 @@
 // Name-keyed registries of the calls that are not plain CRUD, referenced from the manifests:
 // custom handlers (`"handler": "versions.list"`) and value sources of `forRole` (`"officeIp"`).
 import type { Kysely } from 'kysely';
+import type { Manifest } from '../../src/core/manifest/types.ts';
 import type { Actor } from '../plugins/audit.ts';
 import type { Engine } from '../crud/context.ts';
 import { deleteExperimentUser, experimentRules } from './experiment.ts';
@@ -9,6 +10,8 @@ import { listVersions } from './versions.ts';
 import { reloadBuilds, reloadBuildsForWl, updateBuildStatuses } from './builds.ts';
 import { getOfficeIp, officeIpSource, updateOfficeIp } from './office-ip.ts';
 import { cancelBeforeDelete, gitlabStatus, pipelineJobs, runPipeline } from './gitlab.ts';
+import { lookupCombination } from './device/lookup.ts';
+import { reportAchievedGoal, reportAppInfo } from './device/reports.ts';
 
 export interface ActionContext {
   engine: Engine;
@@ -18,6 +21,10 @@ export interface ActionContext {
   actor: Actor;
   /** What the handler's `prepare` returned. */
   prepared?: unknown;
+  /** The caller's address (request.ip) and the backend's origin as the caller reached it. */
+  client?: { ip: string; origin: string };
+  /** The call's path, e.g. /v1/combination/get. */
+  path?: string;
 }
 
 export interface CustomHandler {
@@ -34,6 +41,11 @@ export interface CustomHandler {
   prepare?(ctx: ActionContext): Promise<unknown>;
   /** Takes back what `prepare` did when the write then fails; its own failure is reported, never thrown. */
   undo?(ctx: ActionContext): Promise<void>;
+  /**
+   * A device handler: it needs no actor, writes no users-log row and may serve only a `public` action (and a
+   * public action only such a handler); the engine checks both at start.
+   */
+  public?: true;
   run(ctx: ActionContext): Promise<unknown>;
 }
 
@@ -50,7 +62,22 @@ export const customHandlers: Record<string, CustomHandler> = {
   'gitlab.runPipeline': runPipeline,
   'gitlab.jobs': { run: pipelineJobs },
   'gitlab.status': { run: gitlabStatus },
+  'combination.lookup': { public: true, run: lookupCombination },
+  'appinfo.report': { public: true, bodyLimit: 16 * 1024, run: reportAppInfo },
+  'achievedGoal.report': { public: true, bodyLimit: 16 * 1024, run: reportAchievedGoal },
 };
+
+/** Stops the start when a public action names a staff handler or a device handler serves a staff action. */
+export function checkPublicActions(manifests: Manifest[]): void {
+  for (const m of manifests) {
+    for (const [name, action] of Object.entries(m.actions)) {
+      const handler = action.kind === 'custom' ? customHandlers[action.handler!] : undefined;
+      if (!handler || !handler.public === !action.public) continue;
+      const what = handler.public ? 'is a device handler, the action is not public' : 'is not a device handler, the action is public';
+      throw new Error(`${m.entity}.actions.${name} (${action.path}): handler "${action.handler}" ${what}`);
+    }
+  }
+}
 
 /** What a record check may read: the write's transaction, and whether the record is added or edited. */
 export interface CheckContext {

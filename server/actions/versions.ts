@@ -3,9 +3,10 @@ import type { ActionContext } from './index.ts';
 
 const parts = (v: string) => v.split('.').map(Number);
 
+/** Dotted numeric versions, newest first; a missing part counts as 0 (`1.20` = `1.20.0`, `01.20.34` = `1.20.34`). */
 export function compareVersionsDesc(a: string, b: string): number {
   const [x, y] = [parts(a), parts(b)];
-  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return (y[i] ?? 0) - (x[i] ?? 0);
+  for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (y[i] ?? 0) - (x[i] ?? 0);
   return 0;
 }
 

@@ -20,6 +20,8 @@ export interface CallContext {
   path: string;
   /** The entity of the manifest that declares the call; its committed writes are announced for it. */
   entity: string;
+  /** The caller's address and the backend's origin, for device calls. */
+  client?: { ip: string; origin: string };
 }
 
 export type ActionHandler = (call: CallContext) => Promise<unknown>;
@@ -446,7 +448,7 @@ function customHandler(engine: Engine, action: ActionDecl): ActionHandler {
   return async (call) => {
     coerceAll(call.input, inputSchema.properties ?? {}, call.source);
     check(validate, call.input);
-    const ctx = { engine, db: engine.db, input: call.input, actor: call.actor };
+    const ctx = { engine, db: engine.db, input: call.input, actor: call.actor, client: call.client, path: call.path };
     const prepared = handler.prepare ? await handler.prepare(ctx) : undefined;
     const run = (db: Kysely<any>) => handler.run({ ...ctx, db, prepared });
     if (!handler.write) return run(engine.db);

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Manifest } from '../../src/core/manifest/types.ts';
 import { requireRoles, type AuthUser } from '../plugins/auth.ts';
+import { publicCallGate } from '../plugins/public-rate-limit.ts';
 import { customHandlers } from '../actions/index.ts';
 import type { Engine } from './context.ts';
 import { buildHandler } from './handlers.ts';
@@ -17,10 +18,13 @@ export function registerCrudRoutes(app: FastifyInstance, engine: Engine, manifes
         method: action.method,
         url: action.path,
         bodyLimit: action.kind === 'custom' ? customHandlers[action.handler!]?.bodyLimit : undefined,
-        preHandler: requireRoles(action.roles),
+        // A public (device) call: no role rule, a token sent is ignored, the per-address limit instead.
+        preHandler: action.public ? publicCallGate(app) : requireRoles(action.roles),
         handler: async (request) => {
           const input = readRaw(request, source);
-          const data = await handler({ input, source, actor: request.user as AuthUser, path: action.path, entity: manifest.entity });
+          const actor = (action.public ? null : request.user) as AuthUser;
+          const client = { ip: request.ip, origin: `${request.protocol}://${request.host}` };
+          const data = await handler({ input, source, actor, path: action.path, entity: manifest.entity, client });
           return { result: true, data };
         },
       });

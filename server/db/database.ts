@@ -10,6 +10,7 @@ import {
   PostgresDialect,
   SqliteDialect,
   SqliteDriver,
+  sql,
   type DatabaseConnection,
   type Driver,
   type SqliteDialectConfig,
@@ -29,6 +30,16 @@ export interface Capabilities {
   likeInsensitive: 'like' | 'ilike';
   isUniqueViolation(error: unknown): boolean;
   isForeignKeyViolation(error: unknown): boolean;
+  /**
+   * Serializes transactions on a key until the caller's transaction ends (the device lookup's collection
+   * write, the device reports' upserts). SQLite needs nothing: BEGIN IMMEDIATE already holds the write lock.
+   */
+  lockKey(trx: Kysely<any>, key: string): Promise<void>;
+  /**
+   * A number that changes when another connection commits (SQLite's PRAGMA data_version), for caches that
+   * must notice other processes' writes; null where the database has none (PostgreSQL, which has NOTIFY).
+   */
+  dataVersion(db: Kysely<any>): Promise<number | null>;
 }
 
 export interface Database {
@@ -67,6 +78,8 @@ const sqliteCaps: Capabilities = {
   // ON DELETE RESTRICT reports SQLITE_CONSTRAINT_TRIGGER, an insert SQLITE_CONSTRAINT_FOREIGNKEY.
   isForeignKeyViolation: (e) =>
     code(e) === 'SQLITE_CONSTRAINT_FOREIGNKEY' || (code(e).startsWith('SQLITE_CONSTRAINT') && /FOREIGN KEY/.test(String((e as Error).message))),
+  lockKey: async () => {},
+  dataVersion: async (db) => Number((await sql<{ data_version: number }>`pragma data_version`.execute(db)).rows[0].data_version),
 };
 
 const postgresCaps: Capabilities = {
@@ -78,6 +91,10 @@ const postgresCaps: Capabilities = {
   likeInsensitive: 'ilike',
   isUniqueViolation: (e) => code(e) === '23505',
   isForeignKeyViolation: (e) => code(e) === '23503',
+  lockKey: async (trx, key) => {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+  },
+  dataVersion: async () => null,
 };
 
 export const isPostgresUrl = (url?: string) => !!url && /^postgres(ql)?:\/\//.test(url);

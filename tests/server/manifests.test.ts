@@ -30,6 +30,24 @@ it('names the file and the JSON path of a role outside the four', () => {
   expect(() => loadManifestDir(dir)).toThrow(/platform\.json at \/actions\/list\/roles\/0/);
 });
 
+it('refuses an action without roles unless it is public, and a public action that is not custom or lists roles', () => {
+  const empty = schemasWith('platform.json', (j) => void (j.actions.list.roles = []));
+  expect(() => loadManifestDir(empty)).toThrow(/platform\.json at \/actions\/list\/roles: must NOT have fewer than 1 items/);
+  const publicList = schemasWith('platform.json', (j) => void Object.assign(j.actions.list, { public: true, roles: [] }));
+  expect(() => loadManifestDir(publicList)).toThrow(/platform\.json at \/actions\/list\/kind: must be equal to constant/);
+  const publicWithRoles = schemasWith('combination.json', (j) => void (j.actions.lookup.roles = ['admin']));
+  expect(() => loadManifestDir(publicWithRoles)).toThrow(/combination\.json at \/actions\/lookup\/roles: must NOT have more than 0 items/);
+});
+
+for (const dialect of DIALECTS) {
+  it(`stops the start when a public action names a staff handler, or a device handler serves a staff action (${dialect})`, async () => {
+    const staffHandler = schemasWith('combination.json', (j) => void (j.actions.lookup.handler = 'versions.list'));
+    await expect(startApp(dialect, { config: { schemasDir: staffHandler } })).rejects.toThrow(/combination\.actions\.lookup \(\/v1\/combination\/get\): handler "versions\.list" is not a device handler, the action is public/);
+    const notPublic = schemasWith('combination.json', (j) => void Object.assign(j.actions.lookup, { public: undefined, roles: ['admin'] }));
+    await expect(startApp(dialect, { config: { schemasDir: notPublic } })).rejects.toThrow(/handler "combination\.lookup" is a device handler, the action is not public/);
+  });
+}
+
 it('names the file and the JSON path of a column that is not a record field', () => {
   const dir = schemasWith('user.json', (j) => void (j.list.columns[1].field = 'nickname'));
   expect(() => loadManifestDir(dir)).toThrow(/user\.json at \/list\/columns\/1\/field: field "nickname"/);

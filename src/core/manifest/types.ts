@@ -129,6 +129,8 @@ export interface ActionDecl {
   method: HttpMethod;
   path: string;
   roles: Role[];
+  /** A device call: no token, roles [], rate-limited per caller address (docs/device-api.md). */
+  public?: true;
   input?: 'query' | 'json' | 'multipart';
   key?: string[];
   writable?: string[];

@@ -161,7 +161,9 @@ function crossCheck(manifests: { file: string; m: Manifest }[]): void {
       const call = `${action.method} ${action.path}`;
       if (apiPaths.has(call)) fail(`${at}/path`, `${call} is also declared by ${apiPaths.get(call)}`);
       apiPaths.set(call, `${file} at ${at}`);
-      if (!action.roles || action.roles.length === 0) fail(`${at}/roles`, 'every action needs roles');
+      if (action.public) {
+        if (action.roles.length) fail(`${at}/roles`, 'a public action lists no roles');
+      } else if (!action.roles || action.roles.length === 0) fail(`${at}/roles`, 'every action needs roles');
       if (action.kind !== 'custom' && !m.table) fail(`${at}/kind`, `a "${action.kind}" action needs a table`);
       action.key?.forEach((f, i) => own(f, `${at}/key/${i}`));
       action.writable?.forEach((f, i) => own(f, `${at}/writable/${i}`));

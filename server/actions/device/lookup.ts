@@ -1,0 +1,227 @@
+// combination.lookup, GET /v1/combination/get: which build a starting TV application loads, and everything else
+// it needs to start, in one answer. The resolution order is docs/device-api.md; this file implements exactly
+// that, from the in-memory snapshot (server/actions/device/snapshot.ts), writing only when a device joins an
+// A/B collection (collect.ts).
+import type { FastifyInstance } from 'fastify';
+import type { Engine } from '../../crud/context.ts';
+import { notFound } from '../../errors.ts';
+import type { ActionContext } from '../index.ts';
+import { experimentOf, type Membership } from './collect.ts';
+import { createSnapshotStore, type BuildEntry, type CombinationEntry, type PlatformEntry, type Snapshot, type SnapshotStore, type WhitelabelEntry } from './snapshot.ts';
+
+export type MatchedBy = 'device' | 'ip' | 'experiment' | 'published' | 'latest';
+
+export interface LookupInput {
+  platform?: { name: string } | null;
+  ipAddress?: string | null;
+  appInstallId?: string | null;
+  whitelabel?: string | null;
+  resolution?: string | null;
+  modelName?: string | null;
+  version?: string | null;
+  userId?: string | null;
+}
+
+export interface PublicBuild {
+  name: string;
+  version: string | null;
+  resolution: string | null;
+  urls: string[];
+  customUrl?: string | null;
+  forceLocalBuild: boolean;
+}
+
+interface DeviceLookup {
+  store: SnapshotStore;
+  publicUrl?: string;
+}
+
+const lookups = new WeakMap<Engine, DeviceLookup>();
+
+/** Starts the snapshot of this server's lookup; it stops with the server. */
+export function registerDeviceLookup(app: FastifyInstance, engine: Engine, publicUrl?: string): void {
+  const paths = engine.manifests.flatMap((m) => Object.values(m.actions).filter((a) => a.handler === 'combination.lookup').map((a) => a.path));
+  const store = createSnapshotStore(engine, paths);
+  lookups.set(engine, { store, publicUrl: publicUrl?.replace(/\/+$/, '') });
+  app.addHook('onClose', async () => store.stop());
+}
+
+/** The lookup's snapshot store of a server (for tests that make it poll). */
+export function deviceSnapshot(engine: Engine): SnapshotStore | undefined {
+  return lookups.get(engine)?.store;
+}
+
+/** `::ffff:10.0.0.1` (an IPv4 client of a dual-stack socket) is 10.0.0.1. */
+const plainIpv4 = (ip: string) => (ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip);
+
+/** Stored paths (`/builds/...`, `/whitelabels/...`) become absolute on the backend's URL; full URLs stay. */
+function absolute(base: string, url: string | null): string | null {
+  if (!url) return null;
+  return /^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `${base}${url.startsWith('/') ? '' : '/'}${url}`;
+}
+
+const keyOf = (whitelabelId: number | null, platformId: number | null) => `${whitelabelId}:${platformId}`;
+
+/** A device's answer: only what the application needs and may see (no staff ids, e-mails or descriptions). */
+function answer(
+  snap: Snapshot,
+  base: string,
+  matchedBy: MatchedBy,
+  build: PublicBuild,
+  whitelabel: WhitelabelEntry | undefined,
+  platform: PlatformEntry | undefined,
+  membership: Membership | undefined,
+  ip: string,
+) {
+  const c = snap.catalogue;
+  const group = membership?.group ? membership.experiment.groups[membership.group - 1] : undefined;
+  return {
+    matchedBy,
+    build,
+    experiment: membership
+      ? { id: membership.experiment.id, group: membership.group, groupName: group?.groupName ?? null, isActive: membership.experiment.isActive }
+      : null,
+    whitelabel: whitelabel
+      ? {
+          name: whitelabel.name,
+          feUrl: whitelabel.feUrl,
+          imageHD: absolute(base, whitelabel.imageHD),
+          imageFHD: absolute(base, whitelabel.imageFHD),
+          cssConfig: absolute(base, whitelabel.cssConfig),
+        }
+      : null,
+    platform: platform ? { name: platform.name } : null,
+    localisation: (whitelabel && c.translations.get(whitelabel.id)) ?? null,
+    config: (whitelabel && c.configs.get(whitelabel.id)) ?? null,
+    techSupportUrl: (whitelabel && c.techSupport.get(whitelabel.id)) ?? null,
+    ip,
+  };
+}
+
+function fromBuild(base: string, build: BuildEntry, combination?: CombinationEntry): PublicBuild {
+  const custom = combination?.customBuildUrls ?? [];
+  return {
+    name: build.name,
+    version: build.version,
+    resolution: build.resolution,
+    urls: custom.length ? custom : build.urls.map((u) => absolute(base, u)!),
+    forceLocalBuild: combination?.forceLocalBuild ?? false,
+  };
+}
+
+/** An active experiment's group as the build: its files for this platform joined to its customUrl. */
+function fromGroup(membership: Membership, platform: PlatformEntry): PublicBuild | undefined {
+  const { experiment, group } = membership;
+  if (!experiment.isActive || group === null) return undefined;
+  const g = experiment.groups[group - 1];
+  if (!g) return undefined;
+  const files = g.files[platform.name] ?? [];
+  if (!files.length && !g.customUrl) return undefined;
+  const join = (file: string) => (g.customUrl ? `${g.customUrl.replace(/\/+$/, '')}/${file.replace(/^\/+/, '')}` : file);
+  return {
+    name: g.groupName ?? `experiment ${experiment.id} group ${group}`,
+    version: null,
+    resolution: null,
+    urls: files.length ? files.map(join) : [g.customUrl!],
+    customUrl: g.customUrl,
+    forceLocalBuild: false,
+  };
+}
+
+/** The newest available build within the platform's and the whitelabel's maxVersion (rule 5). */
+function latestBuild(snap: Snapshot, whitelabel: WhitelabelEntry, platform: PlatformEntry, resolution: string | null, ip: string) {
+  const key = keyOf(whitelabel.id, platform.id);
+  const unpublished = snap.catalogue.unpublishedOnTest.get(key);
+  const isTester = unpublished ? snap.testers.contains(ip) : false;
+  return (snap.catalogue.latest.get(key) ?? []).find(
+    (b) => (!resolution || b.resolution === resolution) && (!unpublished || isTester || !unpublished.has(b.versionKey)),
+  );
+}
+
+function describe(input: LookupInput, ip: string): string {
+  const parts = [
+    input.whitelabel && `whitelabel ${input.whitelabel}`,
+    input.platform && `platform ${input.platform.name}`,
+    input.resolution && `resolution ${input.resolution}`,
+    input.appInstallId && `device ${input.appInstallId}`,
+    `IP ${ip}`,
+  ];
+  return parts.filter(Boolean).join(', ');
+}
+
+export async function lookupCombination({ engine, input, client, path }: ActionContext) {
+  const state = lookups.get(engine);
+  if (!state) throw new Error('combination.lookup needs registerDeviceLookup()');
+  const query = input as LookupInput;
+  const snap = await state.store.get();
+  const c = snap.catalogue;
+  const base = state.publicUrl ?? client?.origin ?? '';
+  const ip = query.ipAddress ?? plainIpv4(client?.ip ?? '');
+
+  const whitelabel = query.whitelabel ? c.whitelabelsByName.get(query.whitelabel) : undefined;
+  if (query.whitelabel && !whitelabel) throw notFound(`No whitelabel named "${query.whitelabel}"`);
+  const platform = query.platform ? c.platformsByName.get(query.platform.name) : undefined;
+  if (query.platform && !platform) throw notFound(`No platform named "${query.platform.name}"`);
+
+  // Rules 1 and 2: a combination for this device, then for this address; its whitelabel and platform, when set,
+  // must be the caller's; one whose build has no files left and no custom URLs is passed over.
+  const usable = (combination: CombinationEntry) => {
+    if (whitelabel && combination.whitelabelId !== null && combination.whitelabelId !== whitelabel.id) return false;
+    if (platform && combination.platformId !== null && combination.platformId !== platform.id) return false;
+    const build = c.builds.get(combination.buildId);
+    return !!build && (build.isAvailable || combination.customBuildUrls.length > 0);
+  };
+  const pinned = (matchedBy: MatchedBy, combination: CombinationEntry | undefined) => {
+    if (!combination) return undefined;
+    const wl = whitelabel ?? (combination.whitelabelId === null ? undefined : c.whitelabelsById.get(combination.whitelabelId));
+    const pl = platform ?? (combination.platformId === null ? undefined : c.platformsById.get(combination.platformId));
+    return answer(snap, base, matchedBy, fromBuild(base, c.builds.get(combination.buildId)!, combination), wl, pl, undefined, ip);
+  };
+  const byDevice = query.appInstallId ? snap.combinations.byDevice.get(query.appInstallId)?.find(usable) : undefined;
+  if (byDevice) return pinned('device', byDevice);
+  const byIp = snap.combinations.byIp.get(ip)?.find(usable);
+  if (byIp) return pinned('ip', byIp);
+
+  if (!whitelabel || !platform) {
+    throw notFound(`No combination for ${describe(query, ip)}; the other rules need both a whitelabel and a platform`);
+  }
+
+  // Rule 3: the A/B experiment whose collection holds the device, or which it joins now.
+  const modelName = query.modelName ?? null;
+  const candidates = (snap.experiments.byWhitelabel.get(whitelabel.id) ?? []).filter(
+    (e) => e.platformIds.has(platform.id) && (e.modelNames.size === 0 || (modelName !== null && e.modelNames.has(modelName))),
+  );
+  const membership =
+    query.appInstallId && candidates.length
+      ? await experimentOf(
+          engine,
+          state.store,
+          candidates,
+          {
+            appInstallId: query.appInstallId,
+            modelName,
+            version: query.version ?? null,
+            userId: query.userId ?? null,
+            whitelabel: whitelabel.name,
+            platform: platform.name,
+          },
+          path ?? '',
+        )
+      : undefined;
+  const grouped = membership && fromGroup(membership, platform);
+  if (grouped) return answer(snap, base, 'experiment', grouped, whitelabel, platform, membership, ip);
+
+  // Rule 4: the published combination of this whitelabel and platform.
+  const published = snap.combinations.published.get(keyOf(whitelabel.id, platform.id))?.find(usable);
+  if (published) {
+    return answer(snap, base, 'published', fromBuild(base, c.builds.get(published.buildId)!, published), whitelabel, platform, membership, ip);
+  }
+
+  // Rule 5: the newest available build within the version limits; unpublished versions on test for testers only.
+  const latest = latestBuild(snap, whitelabel, platform, query.resolution ?? null, ip);
+  if (latest) return answer(snap, base, 'latest', fromBuild(base, latest), whitelabel, platform, membership, ip);
+
+  throw notFound(
+    `No build for ${describe(query, ip)}: no combination for the device or the IP, no A/B group with files, no published combination, and no available build within max version ${[platform.maxVersion, whitelabel.maxVersion].filter(Boolean).join(' / ') || '(none)'}`,
+  );
+}
