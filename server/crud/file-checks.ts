@@ -1,6 +1,6 @@
 // Content checks of uploaded files by the kind a manifest declares (storage.files.<field>.kind): a PNG or
 // image is read from its own header (never trusted by name or MIME type), CSS must parse as rules, JSON must
-// be an object. Each refusal names the field.
+// be an object. Each refusal names the field by its title (`Logo 1280x720 (PNG) is not a PNG image`).
 import { crc32 } from 'node:zlib';
 import type { FileRule } from '../../src/core/manifest/types.ts';
 import { AppError, badRequest } from '../errors.ts';
@@ -80,7 +80,7 @@ function decodeUtf8(data: Buffer, field: string): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(data);
   } catch {
-    throw badRequest(`${field}: the file is not UTF-8 text`);
+    throw badRequest(`${field} is not UTF-8 text`);
   }
 }
 
@@ -91,40 +91,40 @@ export function checkFileName(filename: string, field: string): void {
 
 /**
  * Checks one uploaded file against its rule and returns what the record receives: the parsed object for a
- * JSON file, the bytes otherwise.
- * @example checkUpload({ kind: 'png', width: 1280, height: 720 }, 'imageHD', file) // throws 400 on a 1x1 PNG
+ * JSON file, the bytes otherwise. `field` is the field's title, as the refusals name it.
+ * @example checkUpload({ kind: 'png', width: 1280, height: 720 }, 'Logo 1280x720 (PNG)', file) // throws 400 on a 1x1 PNG
  */
 export function checkUpload(rule: FileRule, field: string, file: { filename: string; data: Buffer }): unknown {
   checkFileName(file.filename, field);
   if (rule.maxBytes !== undefined && file.data.length > rule.maxBytes) {
-    throw new AppError(413, `${field}: the file is larger than ${rule.maxBytes} bytes`);
+    throw new AppError(413, `${field} is larger than ${rule.maxBytes} bytes`);
   }
-  if (!file.data.length) throw badRequest(`${field}: the file is empty`);
+  if (!file.data.length) throw badRequest(`${field} is an empty file`);
   const sized = (size: { width: number; height: number }) => {
     if ((rule.width !== undefined && size.width !== rule.width) || (rule.height !== undefined && size.height !== rule.height)) {
-      throw badRequest(`${field}: the image is ${size.width}x${size.height}, it must be ${rule.width}x${rule.height}`);
+      throw badRequest(`${field} is a ${size.width}x${size.height} image; it must be ${rule.width}x${rule.height}`);
     }
     return file.data;
   };
   switch (rule.kind) {
     case 'png': {
       const size = pngSize(file.data);
-      if (!size) throw badRequest(`${field}: the file is not a PNG image`);
+      if (!size) throw badRequest(`${field} is not a PNG image`);
       return sized(size);
     }
     case 'image': {
       const size = imageSize(file.data);
-      if (!size) throw badRequest(`${field}: the file is not a PNG or JPEG image`);
+      if (!size) throw badRequest(`${field} is not a PNG or JPEG image`);
       return sized(size);
     }
     case 'css': {
-      if (!looksLikeCss(decodeUtf8(file.data, field))) throw badRequest(`${field}: the file is not a CSS style sheet`);
+      if (!looksLikeCss(decodeUtf8(file.data, field))) throw badRequest(`${field} is not a CSS style sheet`);
       return file.data;
     }
     case 'json': {
       const value = parseJsonSafely(decodeUtf8(file.data, field), field);
       if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        throw badRequest(`${field}: the file must hold a JSON object`);
+        throw badRequest(`${field} must hold a JSON object`);
       }
       return value;
     }

@@ -7,7 +7,8 @@ import { hashPassword } from '../plugins/passwords.ts';
 import type { Actor } from '../plugins/audit.ts';
 import { customHandlers, recordChecks, valueSources } from '../actions/index.ts';
 import { revokeTokensOf, type Engine } from './context.ts';
-import { check, coerce, objectValidator, ajv, type InputSource } from './input.ts';
+import { check, coerce, objectValidator, ajv, titleOf, type InputSource } from './input.ts';
+import { refusalText } from '../../src/core/manifest/error-text.ts';
 import { fieldKind, secretColumn, type EntityModel } from './model.ts';
 import { removeStoredFiles, storedFileFields, takeUploads, withFiles } from './files.ts';
 import { columnRef, joinRelations, present, readOne, selectRows, toDb } from './rows.ts';
@@ -74,8 +75,8 @@ function refuseReadOnly(model: EntityModel, input: Record<string, unknown>, allo
   for (const field of Object.keys(input)) {
     if (allowed.has(field)) continue;
     const schema = model.props[field];
-    if (schema?.readOnly || schema?.['x-derived']) throw badRequest(`${field}: is read-only`);
-    if (schema) throw badRequest(`${field}: cannot be changed by this call`);
+    if (schema?.readOnly || schema?.['x-derived']) throw badRequest(refusalText.readOnly(titleOf(model.props, field)));
+    if (schema) throw badRequest(refusalText.notByThisCall(titleOf(model.props, field)));
   }
 }
 
@@ -111,7 +112,7 @@ async function checkRelations(engine: Engine, model: EntityModel, values: Record
     if (value === null || value === undefined) continue;
     const target = engine.models.get(relation.entity)!;
     const found = await trx.selectFrom(target.table).select('id').where('id', '=', value).executeTakeFirst();
-    if (!found) throw badRequest(`${relation.field}: no ${relation.entity} with id ${String(value)}`);
+    if (!found) throw badRequest(refusalText.noRecord(titleOf(model.props, relation.field), relation.entity, value));
   }
 }
 
@@ -125,7 +126,7 @@ async function checkUnique(engine: Engine, model: EntityModel, stored: Record<st
     }
     if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
     if (await query.executeTakeFirst()) {
-      throw conflict(fields.length === 1 ? `${fields[0]}: this value is already taken` : `${fields.join(', ')}: this combination is already taken`);
+      throw conflict(refusalText.taken(fields.map((f) => titleOf(model.props, f))));
     }
   }
 }
@@ -185,7 +186,7 @@ function createHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
     refuseReadOnly(model, input, settable);
     coerceAll(input, model.props, call.source);
     check(validate, input);
-    for (const f of required) if (fileFields.has(f) && !files.has(f)) throw badRequest(`${f}: is required`);
+    for (const f of required) if (fileFields.has(f) && !files.has(f)) throw badRequest(`${titleOf(model.props, f)} is required`);
     const values: Record<string, unknown> = {};
     for (const f of settable) {
       if (f in input) values[f] = input[f];
@@ -217,7 +218,7 @@ function updateHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
   return async (call) => {
     const input = call.input;
     const files = takeUploads(model, input);
-    for (const f of files.keys()) if (!writable.has(f)) throw badRequest(`${f}: cannot be changed by this call`);
+    for (const f of files.keys()) if (!writable.has(f)) throw badRequest(refusalText.notByThisCall(titleOf(model.props, f)));
     refuseReadOnly(model, input, allowed);
     coerceAll(input, model.props, call.source);
     check(validate, input);
@@ -226,7 +227,7 @@ function updateHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
       refuse(action, current);
       for (const f of locked) {
         if (f in input && !key.includes(f) && JSON.stringify(input[f]) !== JSON.stringify(current[f])) {
-          throw badRequest(`${f}: cannot be changed`);
+          throw badRequest(refusalText.locked(titleOf(model.props, f)));
         }
       }
       const values: Record<string, unknown> = {};
@@ -343,7 +344,7 @@ function applyFilters(engine: Engine, filters: FilterParam[], input: Record<stri
 function filterSchemaProps(filters: FilterParam[]) {
   const props: Record<string, FieldSchema> = {};
   // An empty value means "no filter", so '' is accepted besides a value of the field's type.
-  for (const f of filters) props[f.param] = { anyOf: [f.schema, { const: '' }] };
+  for (const f of filters) props[f.param] = { title: f.decl.label ?? f.param, anyOf: [f.schema, { const: '' }] };
   return props;
 }
 
