@@ -12,6 +12,7 @@ import { refusalText } from '../../src/core/manifest/error-text.ts';
 import { fieldKind, secretColumn, type EntityModel } from './model.ts';
 import { removeStoredFiles, storedFileFields, takeUploads, withFiles } from './files.ts';
 import { columnRef, joinRelations, present, readOne, selectRows, toDb } from './rows.ts';
+import { deleteUnreferenced } from './references.ts';
 
 export interface CallContext {
   input: Record<string, unknown>;
@@ -295,10 +296,8 @@ function destroyAllHandler(engine: Engine, model: EntityModel): ActionHandler {
   const validate = objectValidator({}, []);
   return async (call) => {
     check(validate, call.input);
-    return write(engine, call, async (trx) => {
-      const result = await trx.deleteFrom(model.table).executeTakeFirst();
-      return { count: Number(result.numDeletedRows) };
-    });
+    // Rows other records still use (onDelete: restrict) stay, and the answer names them.
+    return write(engine, call, (trx) => deleteUnreferenced(engine, model, trx, trx.selectFrom(`${model.table} as t`).select('t.id')));
   };
 }
 
@@ -405,13 +404,8 @@ function destroyByFilterHandler(engine: Engine, model: EntityModel): ActionHandl
     const matching = (db: Kysely<any>) =>
       applyFilters(engine, filters, call.input, joinRelations(engine, model, db.selectFrom(`${model.table} as t`)).select('t.id'));
     if (matching(engine.db).used === 0) throw badRequest('Fill at least one filter');
-    return write(engine, call, async (trx) => {
-      // The same connection as the transaction: SQLite has only one, so a second would wait forever.
-      const ids = (await matching(trx).query.execute()).map((r: { id: unknown }) => Number(r.id));
-      if (!ids.length) return { count: 0 };
-      const result = await trx.deleteFrom(model.table).where('id', 'in', ids).executeTakeFirst();
-      return { count: Number(result.numDeletedRows) };
-    });
+    // The same connection as the transaction: SQLite has only one, so a second would wait forever.
+    return write(engine, call, (trx) => deleteUnreferenced(engine, model, trx, matching(trx).query));
   };
 }
 

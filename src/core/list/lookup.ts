@@ -1,6 +1,7 @@
 import useSWR from 'swr';
 import { actionOfKind } from '../access/access';
 import { usePanel } from '../app/panel';
+import { recordLabelField } from '../manifest/fields';
 import type { Manifest } from '../manifest/types';
 import { session } from '../session/session';
 import { useStore } from '../store';
@@ -10,12 +11,6 @@ const NO_ROWS: Record<string, unknown>[] = [];
 export interface LookupOption {
   id: number | string;
   label: string;
-}
-
-/** The field that names a record: `recordLabel`, else `name` when declared, else `id`. */
-export function recordLabelField(manifest: Manifest): string {
-  if (manifest.recordLabel) return manifest.recordLabel;
-  return manifest.record?.properties.name ? 'name' : 'id';
 }
 
 /** lookupLabel(whitelabel, {id: 3, name: 'Acme'}) === '3 — Acme' */

@@ -58,3 +58,9 @@ export function formatValue(value: unknown, schema?: FieldSchema): string {
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }
+
+/** The field that names a record in lookups and messages: `recordLabel`, else `name` when declared, else `id`. */
+export function recordLabelField(manifest: Manifest): string {
+  if (manifest.recordLabel) return manifest.recordLabel;
+  return manifest.record?.properties.name ? 'name' : 'id';
+}
