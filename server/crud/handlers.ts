@@ -343,13 +343,26 @@ function applyFilters(engine: Engine, filters: FilterParam[], input: Record<stri
 function filterSchemaProps(filters: FilterParam[]) {
   const props: Record<string, FieldSchema> = {};
   // An empty value means "no filter", so '' is accepted besides a value of the field's type.
-  for (const f of filters) props[f.param] = { title: f.decl.label ?? f.param, anyOf: [f.schema, { const: '' }] };
+  for (const f of filters) props[f.param] = f.decl.required ? { title: f.decl.label ?? f.param, ...f.schema } : { title: f.decl.label ?? f.param, anyOf: [f.schema, { const: '' }] };
   return props;
 }
 
 function coerceFilters(filters: FilterParam[], input: Record<string, unknown>, source: InputSource) {
   for (const f of filters) {
     if (f.param in input && input[f.param] !== '') input[f.param] = coerce(input[f.param], f.schema, f.param, source !== 'json');
+  }
+}
+
+/** A required filter on a relation's field names the record the list belongs to: one that does not exist is a 404. */
+async function requireScopes(engine: Engine, model: EntityModel, filters: FilterParam[], input: Record<string, unknown>) {
+  for (const f of filters) {
+    const relation = f.decl.required && (model.manifest.relations ?? []).find((r) => r.field === f.decl.field);
+    if (!relation) continue;
+    const target = engine.models.get(relation.entity)!;
+    const id = input[f.param] as number;
+    // An id past the integer column's range names no row (and PostgreSQL would refuse the comparison).
+    const found = id <= 2_147_483_647 && (await engine.db.selectFrom(target.table).select('id').where('id', '=', id).executeTakeFirst());
+    if (!found) throw notFound(`No ${relation.entity} with id ${String(input[f.param])}`);
   }
 }
 
@@ -367,6 +380,7 @@ function listHandler(engine: Engine, model: EntityModel): ActionHandler {
       sortOrder: { enum: ['asc', 'desc', ''] },
       ...filterSchemaProps(filters),
     },
+    required: filters.filter((f) => f.decl.required).map((f) => f.param),
   });
   const pagingSchema: Record<string, FieldSchema> = { page: { type: 'integer' }, pageSize: { type: 'integer' } };
   return async (call) => {
@@ -374,6 +388,7 @@ function listHandler(engine: Engine, model: EntityModel): ActionHandler {
     coerceAll(input, pagingSchema, call.source);
     coerceFilters(filters, input, call.source);
     check(validate, input);
+    await requireScopes(engine, model, filters, input);
     const page = (input.page as number | undefined) ?? 1;
     const pageSize = (input.pageSize as number | undefined) ?? list.defaultPageSize ?? 20;
     let rowsQuery = applyFilters(engine, filters, input, selectRows(engine, model)).query;

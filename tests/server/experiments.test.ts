@@ -179,6 +179,15 @@ forEachDialect('A/B experiments', (h) => {
     expect((await h.admin('GET', '/v1/admin/abtesting/users', { query: { id: 'first' } })).status).toBe(400);
   });
 
+  it('lists the users of an existing collection only: no id is a 400, an id that names no experiment a 404', async () => {
+    const users = (query: Record<string, string | number>) => h.admin('GET', '/v1/admin/abtesting/users', { query });
+    expect(await users({})).toMatchObject({ status: 400, body: { message: 'Collection id is required' } });
+    expect(await users({ id: '' })).toMatchObject({ status: 400, body: { message: 'Collection id must be a whole number' } });
+    expect(await users({ id: 'abc' })).toMatchObject({ status: 400, body: { message: 'Collection id must be a whole number' } });
+    expect(await users({ id: 999999 })).toMatchObject({ status: 404, body: { message: 'No experiment with id 999999' } });
+    expect(await users({ id: 99999999999 })).toMatchObject({ status: 404, body: { message: 'No experiment with id 99999999999' } });
+  });
+
   it('deletes a user by appInstallId, answers 404 for an unknown one and needs the field', async () => {
     const id = (await addExperiment(h)).body.data.id;
     await addUsers(h, id, [{ appInstallId: 'gone-1' }, { appInstallId: 'stays-1' }]);
@@ -213,10 +222,12 @@ forEachDialect('A/B experiments', (h) => {
   });
 
   it('deletes an experiment together with its users', async () => {
+    const before = await h.count('experiment_users');
     const id = (await addExperiment(h)).body.data.id;
     await addUsers(h, id, [{ appInstallId: 'cascade-1' }]);
     expect((await h.admin('DELETE', '/v1/admin/abtesting/destroy', { query: { id } })).status).toBe(200);
-    expect((await h.admin('GET', '/v1/admin/abtesting/users', { query: { id } })).body.data.count).toBe(0);
+    expect((await h.admin('GET', '/v1/admin/abtesting/users', { query: { id } })).status).toBe(404);
+    expect(await h.count('experiment_users')).toBe(before);
   });
 
   it('keeps experiments from a tester', async () => {

@@ -67,6 +67,10 @@ export interface FilterDecl {
   label?: string;
   widget?: string;
   lookup?: string;
+  /** The lookup rows' field the filter sends (default id): `name` for a column that holds names. */
+  lookupValue?: string;
+  /** The list needs this filter; on a relation's field, a value that names no record is a 404. */
+  required?: boolean;
 }
 
 export interface ColumnDecl {
