@@ -173,6 +173,8 @@ export interface Manifest {
   table?: string;
   provides?: 'accounts' | 'audit-log';
   recordLabel?: string;
+  /** One record in words ('goal'), for titles and messages; default: the title made singular. */
+  noun?: string;
   record?: RecordSchema;
   storage?: {
     unique?: string[][];
