@@ -73,6 +73,9 @@ forEachDialect('builds', (h: Harness) => {
   it('filters by whitelabel, platform and version', async () => {
     expect(names(await list({ ownWhitelabel: 'acme' }))).toEqual(['acme-tizen-1.2.0-1080p', 'acme-webos-1.2.0-720p']);
     expect(names(await list({ ownPlatform: 'tizen', ownVersion: '1.3.0' }))).toEqual(['zeta-tizen-1.3.0-1080p']);
+    // The version is a prefix: "1.2" finds 1.2.0, whatever the case of a letter in it.
+    expect(names(await list({ ownVersion: '1.2' }))).toEqual(['acme-tizen-1.2.0-1080p', 'acme-webos-1.2.0-720p']);
+    expect(names(await list({ ownVersion: '1.' }))).toHaveLength(3);
     const unknown = await list({ ownColour: 'red' });
     expect(unknown.status).toBe(400);
     expect(unknown.body.message).toBe('ownColour is not an accepted field');
