@@ -130,12 +130,15 @@ function MainMenu({ menu }: { menu: MenuEntry[] }) {
     <Box ref={nav} component="nav" aria-label="Main menu" sx={{ display: 'flex', gap: 0.25, flexWrap: 'nowrap', flexGrow: 1, minWidth: 0, overflow: 'hidden', position: 'relative' }}>
       {menu.slice(0, shown).map(draw)}
       {shown < menu.length && <MoreMenu entries={menu.slice(shown)} />}
-      <Box ref={ruler} aria-hidden="true" sx={{ position: 'absolute', top: 0, left: 0, display: 'flex', gap: 0.25, visibility: 'hidden', pointerEvents: 'none' }}>
-        {menu.map((entry) => (
-          <Button key={entry.label} sx={navButton} tabIndex={-1} endIcon={entry.kind === 'group' ? <ExpandMore /> : undefined}>
-            {entry.label}
-          </Button>
-        ))}
+      {/* A zero-size clipping box: the copy keeps its natural width for measuring but never makes the bar scrollable. */}
+      <Box aria-hidden="true" sx={{ position: 'absolute', top: 0, left: 0, width: 0, height: 0, overflow: 'hidden', visibility: 'hidden', pointerEvents: 'none' }}>
+        <Box ref={ruler} sx={{ display: 'flex', gap: 0.25, width: 'max-content' }}>
+          {menu.map((entry) => (
+            <Button key={entry.label} sx={navButton} tabIndex={-1} endIcon={entry.kind === 'group' ? <ExpandMore /> : undefined}>
+              {entry.label}
+            </Button>
+          ))}
+        </Box>
       </Box>
     </Box>
   );

@@ -108,6 +108,9 @@ describe('the screens staff use daily', () => {
       await shot(page, `menu-${width}`);
       // An entry under More opens its screen.
       await nav().getByRole('button', { name: 'More' }).click();
+      await shot(page, `menu-${width}-more`);
+      // The bar itself never scrolls: nothing on it is pushed out of sight.
+      expect(await nav().evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollLeft === 0)).toBe(true);
       await page.getByRole('menuitem', { name: 'A/B experiments' }).click();
       await page.getByRole('heading', { name: /A\/B experiments/ }).waitFor();
     });

@@ -13,7 +13,7 @@ const PADDING = 28;
 const SAMPLE = 200;
 
 /** Widths of the built-in cells that do not show their value as text. */
-const FIXED: Record<string, number> = { toggle: 90, boolean: 90, image: 130, json: 260 };
+const FIXED: Record<string, number> = { toggle: 90, boolean: 90, image: 130, json: 200, lookup: 200 };
 
 export type TextWidth = (text: string, bold?: boolean) => number;
 
