@@ -3,10 +3,9 @@
 // filters, English titles, and the users screen of a collection that does not exist.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addWhitelabel, shot } from './catalogue-helpers';
+import { addWhitelabel, insertRows, shot } from './catalogue-helpers';
 import { launchBrowser, loginThroughScreen, startServer, type RunningServer } from './harness';
 
 const LONG_EMAIL = 'a.rather.long.customer.address@example-television-company.com';
@@ -30,16 +29,7 @@ describe('the screens staff use daily', () => {
   let page: Page;
   let token: string;
   let experiment: number;
-  const insert = (table: string, rows: Record<string, unknown>[]) => {
-    const db = new Database(join(server.dataDir, 'panel.sqlite'));
-    try {
-      const columns = Object.keys(rows[0]);
-      const statement = db.prepare(`insert into ${table} (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map(() => '?').join(', ')})`);
-      for (const row of rows) statement.run(...columns.map((c) => row[c]));
-    } finally {
-      db.close();
-    }
-  };
+  const insert = (table: string, rows: Record<string, unknown>[]) => insertRows(server, table, rows);
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);

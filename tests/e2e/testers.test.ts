@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addWhitelabel, shot as saveShot } from './catalogue-helpers';
+import { addWhitelabel, insertRows, shot as saveShot } from './catalogue-helpers';
 import { ADMIN, launchBrowser, loginThroughScreen, startServer, type RunningServer } from './harness';
 
 const TESTER = { email: 'tess@example.com', password: 'tester-password-1' };
@@ -18,16 +18,7 @@ describe('issue 5 screens', () => {
   let adminToken: string;
   let whitelabelIds: number[];
   // Device-written records (app info, collection users) have no panel call: the test writes them like a device backend.
-  const insert = (table: string, rows: Record<string, unknown>[]) => {
-    const db = new Database(join(server.dataDir, 'panel.sqlite'));
-    try {
-      const columns = Object.keys(rows[0]);
-      const statement = db.prepare(`insert into ${table} (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map(() => '?').join(', ')})`);
-      for (const row of rows) statement.run(...columns.map((c) => row[c]));
-    } finally {
-      db.close();
-    }
-  };
+  const insert = (table: string, rows: Record<string, unknown>[]) => insertRows(server, table, rows);
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
