@@ -34,14 +34,21 @@ export function detailsHeight(manifest: Manifest): number {
   return Math.ceil(detailFields(manifest).length / DETAIL_COLUMNS) * DETAIL_LINE + DETAIL_PADDING;
 }
 
-/** Text width in the theme's font (the cells' 14px), measured on a canvas where there is one. */
+const measurers = new Map<string, TextWidth>();
+
+/** Text width in the theme's font (the cells' 14px), measured on one canvas where there is one (not in jsdom). */
 function canvasMeasure(fontFamily: string): TextWidth {
+  let measure = measurers.get(fontFamily);
+  if (measure) return measure;
   const context = typeof document === 'undefined' ? null : document.createElement('canvas').getContext?.('2d');
-  if (!context) return estimateWidth;
-  return (text, bold) => {
-    context.font = `${bold ? 600 : 400} 14px ${fontFamily}`;
-    return Math.ceil(context.measureText(text).width);
-  };
+  measure = !context
+    ? estimateWidth
+    : (text, bold) => {
+        context.font = `${bold ? 600 : 400} 14px ${fontFamily}`;
+        return Math.ceil(context.measureText(text).width);
+      };
+  measurers.set(fontFamily, measure);
+  return measure;
 }
 
 /**
