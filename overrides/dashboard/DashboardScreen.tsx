@@ -135,8 +135,16 @@ export default function DashboardScreen({ manifest }: ScreenOverrideProps) {
             {wlStatuses.map((item, i) => {
               const status = wlStatusOf(item);
               return (
-                <Tooltip key={i} placement="bottom-start" title={<Box sx={{ whiteSpace: 'pre-line' }}>{status.messages.join('\n') || status.last}</Box>}>
-                  <Stack direction="row" spacing={1} sx={{ alignItems: 'center', minWidth: 0 }}>
+                <Tooltip
+                  key={i}
+                  placement="bottom-start"
+                  title={(status.messages.length ? status.messages : [status.last]).map((message, j) => (
+                    <Box key={j} data-testid="wl-status-message">
+                      {message}
+                    </Box>
+                  ))}
+                >
+                  <Stack direction="row" spacing={1} sx={{ alignItems: 'center', minWidth: 0 }} data-testid={`wl-status-${status.whitelabel}`}>
                     <Chip size="small" label={status.whitelabel} />
                     <Typography variant="body2" noWrap>
                       {status.last}

@@ -59,22 +59,23 @@ export interface RuleContext {
 }
 
 /**
- * Every rule the experiment breaks, as messages naming the field; empty when it may be submitted. The probability
+ * Every rule the experiment breaks, as sentences about the field (by its title in schemas/experiment.json, worded
+ * like src/core/manifest/error-text.ts); empty when it may be submitted. The probability
  * is checked whether or not random save is on: the form only disables that field.
  */
 export function experimentProblems(draft: ExperimentDraft, context: RuleContext = {}): string[] {
   const problems: string[] = [];
-  if (!draft.whitelabelId) problems.push('whitelabelId: choose a whitelabel');
-  if (!draft.platformIds || !draft.platformIds[0]) problems.push('platformIds: choose the first platform');
+  if (!draft.whitelabelId) problems.push('Whitelabel ID is required');
+  if (!draft.platformIds || !draft.platformIds[0]) problems.push('Platforms: the first platform is required');
   const records = Number(draft.recordsCount);
   const recordsGiven = draft.recordsCount !== null && draft.recordsCount !== undefined && draft.recordsCount !== '';
   if (!recordsGiven || !Number.isFinite(records) || records === 0) {
-    problems.push('recordsCount: must be filled and not zero');
+    problems.push('Records count must be a number other than 0');
   }
   const blocks = draft.versionsDeploymentSettings ?? [];
   const sum = blocks.reduce((total, block) => total + (Number(block.count) || 0), 0);
   if (recordsGiven && sum !== records) {
-    problems.push(`versionsDeploymentSettings: the counts add up to ${sum}, not to recordsCount ${records}`);
+    problems.push(`Deployment: the counts add up to ${sum}, not to the records count ${records}`);
   }
   if (context.platformNames) {
     const names = context.platformNames;
@@ -84,17 +85,17 @@ export function experimentProblems(draft: ExperimentDraft, context: RuleContext 
     blocks.forEach((block, index) => {
       for (const name of Object.keys(block.files ?? {})) {
         if (!selected.has(name)) {
-          problems.push(`versionsDeploymentSettings: group ${index + 1} has files for "${name}", which is not a selected platform`);
+          problems.push(`Deployment: group ${index + 1} has files for "${name}", which is not a selected platform`);
         }
       }
     });
   }
   const probability = Number(draft.probability);
   if (draft.probability === null || draft.probability === undefined || draft.probability === '' || !(probability >= 0 && probability <= 1)) {
-    problems.push('probability: must be between 0 and 1');
+    problems.push('Probability must be between 0 and 1');
   }
   if (context.creating && draft.isActive === true && draft.isCollecting === true) {
-    problems.push('isActive: a new experiment cannot be active while it collects users');
+    problems.push('Active: a new experiment cannot be active while it collects users');
   }
   return problems;
 }

@@ -43,6 +43,7 @@ function parseInWorker(text: string): Promise<ImportResult> {
 /**
  * The tester-IP screen's "Import from file" (SPEC 5 "IP import"): vendor first, then a text file whose lines
  * become addresses (ranges and wildcards expanded, /32 added), a preview, and one addArray call for all.
+ * Lines that are no address are listed with their line numbers and skipped; OK imports the others.
  */
 export function IpImportButton({ manifest, role, reload }: ActionOverrideProps) {
   const panel = usePanel();
@@ -92,7 +93,7 @@ export function IpImportButton({ manifest, role, reload }: ActionOverrideProps) 
 
   const ips = parsed?.ips ?? [];
   const problems = parsed?.problems ?? [];
-  const ready = vendor !== '' && ips.length > 0 && problems.length === 0 && !reading;
+  const ready = vendor !== '' && ips.length > 0 && !reading;
   return (
     <>
       <Button variant="outlined" startIcon={<UploadFile />} onClick={() => setOpen(true)}>
@@ -123,8 +124,9 @@ export function IpImportButton({ manifest, role, reload }: ActionOverrideProps) 
             </Box>
             {readError && <Alert severity="error">{readError}</Alert>}
             {problems.length > 0 && (
-              <Alert severity="error" data-testid="ip-import-problems">
-                {problems.length} {problems.length === 1 ? 'line is' : 'lines are'} not an address; fix the file and choose it again:
+              <Alert severity="warning" data-testid="ip-import-problems">
+                {problems.length} {problems.length === 1 ? 'line is' : 'lines are'} not an address and will be skipped
+                {ips.length > 0 ? '; OK imports the other lines' : ''}:
                 <Box component="ul" sx={{ m: 0, pl: 2.5, maxHeight: 160, overflow: 'auto' }}>
                   {problems.slice(0, SHOWN).map((p) => (
                     <li key={p.line}>

@@ -5,7 +5,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { actionOfKind } from '../../src/core/access/access';
 import { usePanel } from '../../src/core/app/panel';
 import { useWrite } from '../../src/core/app/write-status';
@@ -39,20 +39,36 @@ export default function WhitelabelForm({ manifest, role, record, open, onClose, 
   const [files, setFiles] = useState<Partial<Record<AssetField, File>>>({});
   const [errors, setErrors] = useState<string[]>([]);
   const [checking, setChecking] = useState(false);
+  // Which stored assets the asset host serves, asked as the edit modal opens (SPEC 5): undefined while asking.
+  const [reachable, setReachable] = useState<Record<AssetField, boolean> | undefined>();
   const write = useWrite(action ? actionLabel(action[1]) : 'Save');
   const pending = checking || write.status === 'pending';
+  const host = panel.config.backendUrl;
+  const storedName = text(record?.name);
+  useEffect(() => {
+    if (!record) return;
+    let current = true;
+    void reachableAssets(host, storedName).then((answer) => current && setReachable(answer));
+    return () => {
+      current = false;
+    };
+  }, [record, host, storedName]);
 
   async function submit() {
     if (!action) return;
     const chosen = new Set(Object.keys(files) as AssetField[]);
-    setChecking(true);
     // Only an edit may keep stored files, and only those the asset host still serves.
-    const reachable = record ? await reachableAssets(panel.config.backendUrl, text(record.name)) : null;
-    setChecking(false);
-    const found = whitelabelErrors({ name, feUrl, deployConfiguration }, chosen, reachable);
+    let known = reachable ?? null;
+    if (record && !known) {
+      setChecking(true);
+      known = await reachableAssets(host, storedName);
+      setChecking(false);
+    }
+    const found = whitelabelErrors({ name, feUrl, deployConfiguration }, chosen, record ? known : null);
     setErrors(found);
     if (found.length) return;
-    const payload: Record<string, unknown> = { name, feUrl, deployConfiguration, maxVersion, ...files };
+    // An emptied max version is sent empty, so the stored one goes (left out, it would stay).
+    const payload: Record<string, unknown> = { name, feUrl, deployConfiguration, maxVersion: maxVersion.trim() === '' ? null : maxVersion, ...files };
     if (record) Object.assign(payload, { id: record.id }, versionOf(manifest, record));
     if (await write.run(() => panel.provider.call(action[1], payload))) onSaved();
   }
@@ -81,17 +97,23 @@ export default function WhitelabelForm({ manifest, role, record, open, onClose, 
           <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} disabled={Boolean(record) || pending} helperText={record ? 'The name names the asset files, so it stays' : 'Letters, digits, - and _'} />
           <TextField label="FE URL" value={feUrl} onChange={(e) => setFeUrl(e.target.value)} disabled={pending} />
           {PICKERS.map(({ field, label, accept }) => {
-            const stored = record && text(record[field]);
+            const asset = ASSETS.find((a) => a.field === field)!;
+            const found = reachable?.[field];
+            let status: string | undefined;
+            if (record) status = reachable === undefined ? 'Checking the stored file…' : found ? 'Keeping the stored file' : asset.missing;
             return (
               <FilePicker
                 key={field}
                 buttonLabel={label}
                 accept={accept}
                 chosen={files[field]?.name ?? null}
-                keeping={Boolean(stored)}
-                storedHref={stored ? `${panel.config.backendUrl}${ASSETS.find((a) => a.field === field)!.url(text(record.name))}` : undefined}
+                keeping={Boolean(found)}
+                status={status}
+                error={Boolean(record) && reachable !== undefined && !found}
+                storedHref={record && found ? `${host}${asset.url(storedName)}` : undefined}
                 disabled={pending}
                 inputTestId={`pick-${field}`}
+                statusTestId={`file-${field}`}
                 onPick={(file) => setFiles((f) => ({ ...f, [field]: file }))}
               />
             );

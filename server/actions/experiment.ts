@@ -2,6 +2,7 @@
 // uses (overrides/experiment/rules.ts), so the client and the server refuse the same input.
 import { experimentProblems, type ExperimentDraft } from '../../overrides/experiment/rules.ts';
 import { notFound } from '../errors.ts';
+import { refusalText } from '../../src/core/manifest/error-text.ts';
 import type { ActionContext, CheckContext } from './index.ts';
 
 /** The largest id an integer column holds: a larger one names no row, and must not reach PostgreSQL. */
@@ -22,7 +23,7 @@ export async function experimentRules(record: Record<string, unknown>, { engine,
   const names = new Map(rows.map((row) => [Number(row.id), String(row.name)]));
   const dangling = ids.filter((id) => !names.has(id));
   return [
-    ...(dangling.length ? [`platformIds: no platform with id ${dangling.join(', ')}`] : []),
+    ...(dangling.length ? [refusalText.noRecord(engine.models.get('experiment')?.props.platformIds?.title ?? 'platformIds', 'platform', dangling.join(', '))] : []),
     ...experimentProblems(draft, { platformNames: names, creating: mode === 'create' }),
   ];
 }

@@ -1,7 +1,7 @@
 // Content checks of uploaded files by the kind a manifest declares (storage.files.<field>.kind): a PNG or
 // image is read from its own header (never trusted by name or MIME type) and stored with only the chunks a
 // logo needs, CSS is parsed by css-tree and refused when it imports sheets or names script URLs, JSON must be
-// an object. Each refusal names the field.
+// an object. Each refusal names the field by its title (`Logo 1280x720 (PNG) is not a PNG image`).
 import { tokenize, tokenTypes, parse, ident, string as cssString, url as cssUrl } from 'css-tree';
 import { crc32, inflateSync } from 'node:zlib';
 import type { FileRule } from '../../src/core/manifest/types.ts';
@@ -128,7 +128,7 @@ function scriptScheme(raw: string): string | undefined {
 /** Properties and functions through which old browsers run script from a style sheet. */
 const SCRIPT_PROPERTIES = new Set(['behavior', '-moz-binding']);
 const SCRIPT_FUNCTIONS = new Set(['expression']);
-const NOT_CSS = 'the file is not a CSS style sheet';
+const NOT_CSS = 'is not a CSS style sheet';
 
 /**
  * Why a style sheet is refused, or undefined when it is plain CSS: it must parse (css-tree) as rules and at-rules
@@ -164,22 +164,22 @@ export function cssProblem(text: string): string | undefined {
         if (--depth < 0) problem = NOT_CSS;
         break;
       case tokenTypes.AtKeyword:
-        if (ident.decode(token.slice(1)).toLowerCase() === 'import') problem = `the style sheet imports another sheet with @import ${at}; put its rules in this file`;
+        if (ident.decode(token.slice(1)).toLowerCase() === 'import') problem = `imports another sheet with @import ${at}; put its rules in this file`;
         break;
       case tokenTypes.Function: {
         const name = ident.decode(token.slice(0, -1)).toLowerCase();
-        if (SCRIPT_FUNCTIONS.has(name)) problem = `the style sheet uses ${name}() ${at}, which runs script`;
+        if (SCRIPT_FUNCTIONS.has(name)) problem = `uses ${name}() ${at}, which runs script`;
         break;
       }
       case tokenTypes.Ident:
-        if (SCRIPT_PROPERTIES.has(ident.decode(token).toLowerCase())) problem = `the style sheet uses ${token} ${at}, which runs script`;
+        if (SCRIPT_PROPERTIES.has(ident.decode(token).toLowerCase())) problem = `uses ${token} ${at}, which runs script`;
         break;
       case tokenTypes.Url:
       case tokenTypes.BadUrl:
       case tokenTypes.String: {
         const value = type === tokenTypes.String ? cssString.decode(token) : type === tokenTypes.Url ? cssUrl.decode(token) : token.slice(4);
         const scheme = scriptScheme(value);
-        if (scheme) problem = `the style sheet names a ${scheme}: URL ${at}`;
+        if (scheme) problem = `names a ${scheme}: URL ${at}`;
         else if (type === tokenTypes.BadUrl) problem = NOT_CSS;
         break;
       }
@@ -197,7 +197,7 @@ function decodeUtf8(data: Buffer, field: string): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(data);
   } catch {
-    throw badRequest(`${field}: the file is not UTF-8 text`);
+    throw badRequest(`${field} is not UTF-8 text`);
   }
 }
 
@@ -208,43 +208,44 @@ export function checkFileName(filename: string, field: string): void {
 
 /**
  * Checks one uploaded file against its rule and returns what the record receives: the parsed object for a
- * JSON file, the bytes to store otherwise (an image without the chunks a logo does not need).
- * @example checkUpload({ kind: 'png', width: 1280, height: 720 }, 'imageHD', file) // throws 400 on a 1x1 PNG
+ * JSON file, the bytes to store otherwise (an image without the chunks a logo does not need). `field` is the
+ * field's title, as the refusals name it.
+ * @example checkUpload({ kind: 'png', width: 1280, height: 720 }, 'Logo 1280x720 (PNG)', file) // throws 400 on a 1x1 PNG
  */
 export function checkUpload(rule: FileRule, field: string, file: { filename: string; data: Buffer }): unknown {
   checkFileName(file.filename, field);
   if (rule.maxBytes !== undefined && file.data.length > rule.maxBytes) {
-    throw new AppError(413, `${field}: the file is larger than ${rule.maxBytes} bytes`);
+    throw new AppError(413, `${field} is larger than ${rule.maxBytes} bytes`);
   }
-  if (!file.data.length) throw badRequest(`${field}: the file is empty`);
+  if (!file.data.length) throw badRequest(`${field} is an empty file`);
   const sized = (size: { width: number; height: number }, data: Buffer) => {
     if ((rule.width !== undefined && size.width !== rule.width) || (rule.height !== undefined && size.height !== rule.height)) {
-      throw badRequest(`${field}: the image is ${size.width}x${size.height}, it must be ${rule.width}x${rule.height}`);
+      throw badRequest(`${field} is a ${size.width}x${size.height} image; it must be ${rule.width}x${rule.height}`);
     }
     return data;
   };
   switch (rule.kind) {
     case 'png': {
       const clean = cleanPng(file.data);
-      if (!clean) throw badRequest(`${field}: the file is not a PNG image`);
+      if (!clean) throw badRequest(`${field} is not a PNG image`);
       return sized(pngSize(clean)!, clean);
     }
     case 'image': {
       const png = cleanPng(file.data);
       if (png) return sized(pngSize(png)!, png);
       const jpeg = cleanJpeg(file.data);
-      if (!jpeg) throw badRequest(`${field}: the file is not a PNG or JPEG image`);
+      if (!jpeg) throw badRequest(`${field} is not a PNG or JPEG image`);
       return sized(jpeg, jpeg.data);
     }
     case 'css': {
       const problem = cssProblem(decodeUtf8(file.data, field));
-      if (problem) throw badRequest(`${field}: ${problem}`);
+      if (problem) throw badRequest(`${field} ${problem}`);
       return file.data;
     }
     case 'json': {
       const value = parseJsonSafely(decodeUtf8(file.data, field), field);
       if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        throw badRequest(`${field}: the file must hold a JSON object`);
+        throw badRequest(`${field} must hold a JSON object`);
       }
       return value;
     }

@@ -28,11 +28,11 @@ export function takeUploads(model: EntityModel, input: Record<string, unknown>):
   for (const [field, value] of Object.entries(input)) {
     const rule = rules[field];
     if (!isUploadedFile(value)) {
-      if (rule?.path) throw badRequest(`${field}: must be an uploaded file`);
+      if (rule?.path) throw badRequest(`${model.props[field]?.title ?? field} must be an uploaded file`);
       continue;
     }
-    if (!rule) throw badRequest(`${field}: must be a text field, not a file`);
-    const accepted = checkUpload(rule, field, value);
+    if (!rule) throw badRequest(`${model.props[field]?.title ?? field} must be a text field, not a file`);
+    const accepted = checkUpload(rule, model.props[field]?.title ?? field, value);
     if (rule.path) {
       files.set(field, accepted as Buffer);
       delete input[field];

@@ -7,11 +7,13 @@ import { hashPassword } from '../plugins/passwords.ts';
 import type { Actor } from '../plugins/audit.ts';
 import { beforeDestroy, customHandlers, recordChecks, valueSources } from '../actions/index.ts';
 import { revokeTokensOf, type Engine } from './context.ts';
-import { check, coerce, objectValidator, ajv, type InputSource } from './input.ts';
+import { check, coerce, objectValidator, ajv, titleOf, type InputSource } from './input.ts';
+import { refusalText } from '../../src/core/manifest/error-text.ts';
 import { fieldKind, isEmailField, secretColumn, type EntityModel } from './model.ts';
 import { removeStoredFiles, storedFileFields, takeUploads, withFiles } from './files.ts';
 import { columnRef, joinRelations, present, readOne, selectRows, toDb } from './rows.ts';
 import { checkVersion, nextVersion, takeVersion } from './versions.ts';
+import { deleteUnreferenced } from './references.ts';
 
 export interface CallContext {
   input: Record<string, unknown>;
@@ -78,8 +80,8 @@ function refuseReadOnly(model: EntityModel, input: Record<string, unknown>, allo
   for (const field of Object.keys(input)) {
     if (allowed.has(field)) continue;
     const schema = model.props[field];
-    if (schema?.readOnly || schema?.['x-derived']) throw badRequest(`${field}: is read-only`);
-    if (schema) throw badRequest(`${field}: cannot be changed by this call`);
+    if (schema?.readOnly || schema?.['x-derived']) throw badRequest(refusalText.readOnly(titleOf(model.props, field)));
+    if (schema) throw badRequest(refusalText.notByThisCall(titleOf(model.props, field)));
   }
 }
 
@@ -115,7 +117,7 @@ async function checkRelations(engine: Engine, model: EntityModel, values: Record
     if (value === null || value === undefined) continue;
     const target = engine.models.get(relation.entity)!;
     const found = await trx.selectFrom(target.table).select('id').where('id', '=', value).executeTakeFirst();
-    if (!found) throw badRequest(`${relation.field}: no ${relation.entity} with id ${String(value)}`);
+    if (!found) throw badRequest(refusalText.noRecord(titleOf(model.props, relation.field), relation.entity, value));
   }
 }
 
@@ -131,7 +133,7 @@ async function checkUnique(engine: Engine, model: EntityModel, stored: Record<st
     }
     if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
     if (await query.executeTakeFirst()) {
-      throw conflict(fields.length === 1 ? `${fields[0]}: this value is already taken` : `${fields.join(', ')}: this combination is already taken`);
+      throw conflict(refusalText.taken(fields.map((f) => titleOf(model.props, f))));
     }
   }
 }
@@ -202,7 +204,7 @@ function createHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
     refuseReadOnly(model, input, settable);
     coerceAll(input, model.props, call.source);
     check(validate, input);
-    for (const f of required) if (fileFields.has(f) && !files.has(f)) throw badRequest(`${f}: is required`);
+    for (const f of required) if (fileFields.has(f) && !files.has(f)) throw badRequest(`${titleOf(model.props, f)} is required`);
     const values: Record<string, unknown> = {};
     for (const f of settable) {
       if (f in input) values[f] = input[f];
@@ -235,7 +237,7 @@ function updateHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
     const input = call.input;
     const version = takeVersion(model, input);
     const files = takeUploads(model, input);
-    for (const f of files.keys()) if (!writable.has(f)) throw badRequest(`${f}: cannot be changed by this call`);
+    for (const f of files.keys()) if (!writable.has(f)) throw badRequest(refusalText.notByThisCall(titleOf(model.props, f)));
     refuseReadOnly(model, input, allowed);
     coerceAll(input, model.props, call.source);
     check(validate, input);
@@ -246,7 +248,7 @@ function updateHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
       await checkVersion(engine, model, current, version, trx);
       for (const f of locked) {
         if (f in input && !key.includes(f) && JSON.stringify(input[f]) !== JSON.stringify(current[f])) {
-          throw badRequest(`${f}: cannot be changed`);
+          throw badRequest(refusalText.locked(titleOf(model.props, f)));
         }
       }
       const values: Record<string, unknown> = {};
@@ -320,10 +322,8 @@ function destroyAllHandler(engine: Engine, model: EntityModel): ActionHandler {
   const validate = objectValidator({}, []);
   return async (call) => {
     check(validate, call.input);
-    return write(engine, call, async (trx) => {
-      const result = await trx.deleteFrom(model.table).executeTakeFirst();
-      return { count: Number(result.numDeletedRows) };
-    });
+    // Rows other records still use (onDelete: restrict) stay, and the answer names them.
+    return write(engine, call, (trx) => deleteUnreferenced(engine, model, trx, trx.selectFrom(`${model.table} as t`).select('t.id')));
   };
 }
 
@@ -369,13 +369,26 @@ function applyFilters(engine: Engine, filters: FilterParam[], input: Record<stri
 function filterSchemaProps(filters: FilterParam[]) {
   const props: Record<string, FieldSchema> = {};
   // An empty value means "no filter", so '' is accepted besides a value of the field's type.
-  for (const f of filters) props[f.param] = { anyOf: [f.schema, { const: '' }] };
+  for (const f of filters) props[f.param] = f.decl.required ? { title: f.decl.label ?? f.param, ...f.schema } : { title: f.decl.label ?? f.param, anyOf: [f.schema, { const: '' }] };
   return props;
 }
 
 function coerceFilters(filters: FilterParam[], input: Record<string, unknown>, source: InputSource) {
   for (const f of filters) {
     if (f.param in input && input[f.param] !== '') input[f.param] = coerce(input[f.param], f.schema, f.param, source !== 'json');
+  }
+}
+
+/** A required filter on a relation's field names the record the list belongs to: one that does not exist is a 404. */
+async function requireScopes(engine: Engine, model: EntityModel, filters: FilterParam[], input: Record<string, unknown>) {
+  for (const f of filters) {
+    const relation = f.decl.required && (model.manifest.relations ?? []).find((r) => r.field === f.decl.field);
+    if (!relation) continue;
+    const target = engine.models.get(relation.entity)!;
+    const id = input[f.param] as number;
+    // An id past the integer column's range names no row (and PostgreSQL would refuse the comparison).
+    const found = id <= 2_147_483_647 && (await engine.db.selectFrom(target.table).select('id').where('id', '=', id).executeTakeFirst());
+    if (!found) throw notFound(`No ${relation.entity} with id ${String(input[f.param])}`);
   }
 }
 
@@ -393,6 +406,7 @@ function listHandler(engine: Engine, model: EntityModel): ActionHandler {
       sortOrder: { enum: ['asc', 'desc', ''] },
       ...filterSchemaProps(filters),
     },
+    required: filters.filter((f) => f.decl.required).map((f) => f.param),
   });
   const pagingSchema: Record<string, FieldSchema> = { page: { type: 'integer' }, pageSize: { type: 'integer' } };
   return async (call) => {
@@ -400,6 +414,7 @@ function listHandler(engine: Engine, model: EntityModel): ActionHandler {
     coerceAll(input, pagingSchema, call.source);
     coerceFilters(filters, input, call.source);
     check(validate, input);
+    await requireScopes(engine, model, filters, input);
     const page = (input.page as number | undefined) ?? 1;
     const pageSize = (input.pageSize as number | undefined) ?? list.defaultPageSize ?? 20;
     let rowsQuery = applyFilters(engine, filters, input, selectRows(engine, model)).query;
@@ -430,13 +445,8 @@ function destroyByFilterHandler(engine: Engine, model: EntityModel): ActionHandl
     const matching = (db: Kysely<any>) =>
       applyFilters(engine, filters, call.input, joinRelations(engine, model, db.selectFrom(`${model.table} as t`)).select('t.id'));
     if (matching(engine.db).used === 0) throw badRequest('Fill at least one filter');
-    return write(engine, call, async (trx) => {
-      // The same connection as the transaction: SQLite has only one, so a second would wait forever.
-      const ids = (await matching(trx).query.execute()).map((r: { id: unknown }) => Number(r.id));
-      if (!ids.length) return { count: 0 };
-      const result = await trx.deleteFrom(model.table).where('id', 'in', ids).executeTakeFirst();
-      return { count: Number(result.numDeletedRows) };
-    });
+    // The same connection as the transaction: SQLite has only one, so a second would wait forever.
+    return write(engine, call, (trx) => deleteUnreferenced(engine, model, trx, matching(trx).query));
   };
 }
 

@@ -4,6 +4,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyRequest } from 'fastify';
 import type { ActionDecl, FieldSchema } from '../../src/core/manifest/types.ts';
+import { describeProblem, fieldTitle } from '../../src/core/manifest/error-text.ts';
 import { AppError, badRequest } from '../errors.ts';
 import { fieldKind } from './model.ts';
 
@@ -67,7 +68,7 @@ export function parseJsonSafely(text: string, field: string): unknown {
       return value;
     });
   } catch (error) {
-    throw badRequest(`${field}: is not valid JSON (${(error as Error).message})`);
+    throw badRequest(`${field} is not valid JSON (${(error as Error).message})`);
   }
 }
 
@@ -79,7 +80,7 @@ const allowsString = (schema: FieldSchema) =>
 export function coerce(value: unknown, schema: FieldSchema, field: string, fromStrings: boolean): unknown {
   const kind = fieldKind(schema);
   if (kind === 'json') {
-    if (typeof value === 'string' && !allowsString(schema)) return parseJsonSafely(value, field);
+    if (typeof value === 'string' && !allowsString(schema)) return parseJsonSafely(value, schema.title ?? field);
     return value;
   }
   // SPEC 9: the default mask is 32, so a stored address always carries one (as the import's do).
@@ -108,25 +109,37 @@ export function callerSchema(schema: FieldSchema): Record<string, unknown> {
   return out;
 }
 
+/** The record fields a validator checks, with the titles and descriptions its error sentences use. */
+const fieldsOf = new WeakMap<ValidateFunction, Record<string, FieldSchema>>();
+
 export function objectValidator(properties: Record<string, FieldSchema>, required: string[]): ValidateFunction {
-  return ajv.compile({
+  const validate = ajv.compile({
     type: 'object',
     additionalProperties: false,
     required,
     properties: Object.fromEntries(Object.entries(properties).map(([k, s]) => [k, callerSchema(s)])),
   });
+  fieldsOf.set(validate, properties);
+  return validate;
 }
 
-export function describeError(error: ErrorObject): string {
+/**
+ * An ajv error as a sentence about the field, worded by src/core/manifest/error-text.ts (the form uses the same):
+ * `Max version must be a version XX.YY.ZZ, like 01.20.34`. `props` gives the fields' titles.
+ */
+export function describeError(error: ErrorObject, props?: Record<string, FieldSchema | undefined>): string {
   const params = error.params as Record<string, unknown>;
-  if (error.keyword === 'required') return `${String(params.missingProperty)}: is required`;
-  const path = error.instancePath.slice(1).replace(/\//g, '.');
-  if (error.keyword === 'additionalProperties') return `${path ? `${path}.` : ''}${String(params.additionalProperty)}: is not an accepted field`;
-  const field = path || 'input';
-  if (error.keyword === 'enum') return `${field}: must be one of ${(params.allowedValues as unknown[]).join(', ')}`;
-  return `${field}: ${error.message}`;
+  const path = error.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (error.keyword === 'required') path.push(String(params.missingProperty));
+  if (error.keyword === 'additionalProperties') path.push(String(params.additionalProperty));
+  return describeProblem(path, error.keyword, params, props, error.message);
 }
+
+/** The title of a field for messages, e.g. `Whitelabel ID` for whitelabelId. */
+export const titleOf = (props: Record<string, FieldSchema | undefined> | undefined, field: string) => fieldTitle(field, props);
 
 export function check(validate: ValidateFunction, input: unknown): void {
-  if (!validate(input)) throw badRequest(describeError(validate.errors![0]));
+  if (validate(input)) return;
+  const props = fieldsOf.get(validate) ?? (validate.schema as { properties?: Record<string, FieldSchema> }).properties;
+  throw badRequest(describeError(validate.errors![0], props));
 }

@@ -7,22 +7,24 @@ import { useCallback, useRef, useState } from 'react';
 
 /**
  * A promise-based confirmation: `await confirm('Delete this item?')` resolves true on OK; `await alert(text)`
- * shows a message with OK only. Render `dialog` once in the screen.
+ * shows a message with OK only; `detail` is a second, smaller line. Render `dialog` once in the screen.
  */
 export function useConfirm() {
   const [text, setText] = useState<string | null>(null);
+  const [detail, setDetail] = useState<string | undefined>();
   const [alertOnly, setAlertOnly] = useState(false);
   const resolver = useRef<(ok: boolean) => void>(() => undefined);
   const ask = useCallback(
-    (message: string, onlyOk: boolean) =>
+    (message: string, onlyOk: boolean, more?: string) =>
       new Promise<boolean>((resolve) => {
         resolver.current = resolve;
         setAlertOnly(onlyOk);
+        setDetail(more);
         setText(message);
       }),
     [],
   );
-  const confirm = useCallback((message: string) => ask(message, false), [ask]);
+  const confirm = useCallback((message: string, more?: string) => ask(message, false, more), [ask]);
   const alert = useCallback((message: string) => ask(message, true).then(() => undefined), [ask]);
   const close = (ok: boolean) => {
     setText(null);
@@ -32,6 +34,11 @@ export function useConfirm() {
     <Dialog open={text !== null} onClose={() => close(false)} maxWidth="xs" fullWidth>
       <DialogContent>
         <DialogContentText sx={{ color: 'text.primary', fontSize: 17 }}>{text}</DialogContentText>
+        {detail && (
+          <DialogContentText sx={{ mt: 1 }} data-testid="confirm-detail">
+            {detail}
+          </DialogContentText>
+        )}
       </DialogContent>
       <DialogActions>
         {!alertOnly && <Button onClick={() => close(false)}>Cancel</Button>}

@@ -3,6 +3,7 @@ import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
 
 export interface FilePickerProps {
   id?: string;
@@ -14,6 +15,10 @@ export interface FilePickerProps {
   keeping: boolean;
   /** Where the stored file can be opened. */
   storedHref?: string;
+  /** Said instead of the default status while no file is chosen (e.g. that the stored file is gone). */
+  status?: ReactNode;
+  /** The status is a problem: drawn in the error colour. */
+  error?: boolean;
   disabled?: boolean;
   onPick: (file: File) => void;
   inputTestId?: string;
@@ -24,7 +29,7 @@ export interface FilePickerProps {
  * One file input as a button, the chosen name (or whether the stored file stays) and a link to the stored file.
  * @example <FilePicker buttonLabel="CSS" accept=".css" chosen={file?.name ?? null} keeping={false} onPick={setFile} />
  */
-export function FilePicker({ id, buttonLabel, accept, chosen, keeping, storedHref, disabled, onPick, inputTestId, statusTestId }: FilePickerProps) {
+export function FilePicker({ id, buttonLabel, accept, chosen, keeping, storedHref, status, error, disabled, onPick, inputTestId, statusTestId }: FilePickerProps) {
   return (
     <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', minWidth: 0 }}>
       <Button component="label" variant="outlined" size="small" startIcon={<UploadFile />} disabled={disabled} sx={{ flexShrink: 0, minWidth: 200, justifyContent: 'flex-start' }}>
@@ -42,8 +47,8 @@ export function FilePicker({ id, buttonLabel, accept, chosen, keeping, storedHre
           }}
         />
       </Button>
-      <Typography variant="body2" noWrap data-testid={statusTestId} color={chosen ? 'text.primary' : 'text.secondary'}>
-        {chosen ?? (keeping ? 'Keeping the stored file' : 'No file chosen')}
+      <Typography variant="body2" noWrap data-testid={statusTestId} color={chosen ? 'text.primary' : error ? 'error' : 'text.secondary'}>
+        {chosen ?? status ?? (keeping ? 'Keeping the stored file' : 'No file chosen')}
       </Typography>
       {!chosen && storedHref && (
         <Link href={storedHref} target="_blank" rel="noreferrer" variant="body2" noWrap>

@@ -4,8 +4,15 @@ import Stack from '@mui/material/Stack';
 import { hasFilter, filterParam } from '../core/list/list-query';
 import { useListContext } from '../core/list/list-context';
 import { fieldSchema } from '../core/manifest/fields';
-import type { Manifest } from '../core/manifest/types';
+import type { FieldSchema, Manifest } from '../core/manifest/types';
 import { filterKinds } from '../registry/filters';
+
+/** A true/false field filters by yes or no (the server reads 'true' and 'false'). */
+const BOOLEAN_OPTIONS = [
+  { value: 'true', label: 'yes' },
+  { value: 'false', label: 'no' },
+];
+const isBoolean = (schema: FieldSchema | undefined) => schema?.type === 'boolean' || (Array.isArray(schema?.type) && schema.type.includes('boolean'));
 
 export interface FilterBarProps {
   manifest: Manifest;
@@ -30,7 +37,11 @@ export function FilterBar({ manifest, file, draft, applied, onDraft, onApply, on
         const Input = filterKinds.get(f.widget ?? 'text', { file, path: `/list/filters/${i}/widget` });
         const param = filterParam(f);
         const schema = fieldSchema(manifest, f.field);
-        const options = schema?.enum?.map((v) => ({ value: String(v), label: String(v) }));
+        const options = schema?.enum
+          ? schema.enum.map((v) => ({ value: String(v), label: String(v) }))
+          : isBoolean(schema)
+            ? BOOLEAN_OPTIONS
+            : undefined;
         return (
           <Input
             key={param}
@@ -38,6 +49,7 @@ export function FilterBar({ manifest, file, draft, applied, onDraft, onApply, on
             value={draft[param] ?? ''}
             options={options}
             lookup={f.lookup}
+            lookupValue={f.lookupValue}
             onChange={(value) => onDraft({ ...draft, [param]: value })}
             onSubmit={(value) => onApply(value === undefined ? undefined : { ...draft, [param]: value })}
           />

@@ -4,44 +4,40 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import type CoreForm from '@rjsf/core';
 import Form from '@rjsf/mui';
-import type { ErrorSchema, RJSFSchema, UiSchema } from '@rjsf/utils';
-import { useMemo, useRef, useState } from 'react';
+import type { ErrorSchema, RJSFSchema, RJSFValidationError, UiSchema } from '@rjsf/utils';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { actionOfKind } from '../core/access/access';
 import { recordNoun } from '../core/manifest/fields';
 import { usePanel } from '../core/app/panel';
 import { useWrite } from '../core/app/write-status';
 import { acceptOf, fileRuleOf, withFiles, type ChosenFiles } from '../core/form/files';
+import { errorField, formErrorText } from '../core/form/form-errors';
 import { formFields, formJsonSchema, initialValues, requiredFilled } from '../core/form/form-schema';
 import { formValidator } from '../core/form/validator';
+import type { FieldSchema } from '../core/manifest/types';
 import { actionLabel, createPayload, updatePayload } from '../core/list/record-actions';
 import type { FormOverrideProps } from '../registry/override-types';
-import { widgets, type EntityFormContext } from '../registry/widgets';
+import { RequiredSelectWidget, widgets, type EntityFormContext } from '../registry/widgets';
 import { ModalActions } from './ModalActions';
 import { StaleEditReload } from './StaleEditReload';
 
 type Values = Record<string, unknown>;
 
-const FORMAT_TEXT: Record<string, string> = {
-  ipv4cidr: 'must be an IPv4 address a.b.c.d (each part 0-255) with an optional /mask 0-32',
-  semver: 'must be a version XX.YY.ZZ',
-  version3: 'must be a version X.X.X',
-  email: 'must be an e-mail address',
-  uri: 'must be a URL',
-};
+/** Every select the generic form draws for a required field offers its options only, without an empty first one. */
+const FORM_WIDGETS = { SelectWidget: RequiredSelectWidget };
 
 /**
  * The errors of fields that hold a value (a missing value is the required gate's business), shown at the field
- * as the user types and keeping OK disabled: a bad IP never reaches the server.
+ * as the user types and keeping OK disabled: a bad IP never reaches the server. Worded as the server words them.
  */
-function fieldProblems(schema: RJSFSchema, values: Values): ErrorSchema<Values> {
+function fieldProblems(schema: RJSFSchema, values: Values, labels: Record<string, FieldSchema>): ErrorSchema<Values> {
   const out: Record<string, { __errors: string[] }> = {};
   for (const error of formValidator(schema).validateFormData(values, schema).errors) {
     if (error.name === 'required') continue;
-    const field = String(error.property ?? '').replace(/^\./, '').split('.')[0];
+    const field = errorField(error);
     const value = values[field];
     if (!field || value === undefined || value === null || value === '') continue;
-    const text = error.name === 'format' ? (FORMAT_TEXT[String(error.params?.format)] ?? error.message) : error.message;
-    (out[field] ??= { __errors: [] }).__errors.push(String(text));
+    (out[field] ??= { __errors: [] }).__errors.push(formErrorText(error, labels));
   }
   return out as ErrorSchema<Values>;
 }
@@ -68,12 +64,24 @@ export default function FormModal({ manifest, role, record, open, onClose, onSav
       const hint = manifest.form?.ui?.[f.name];
       const rule = fileRuleOf(manifest, f.name);
       if (f.widget) entry['ui:options'] = { lookup: hint?.lookup, lookupPageSize: hint?.lookupPageSize, accept: rule && acceptOf(rule) };
+      // List items are labelled by the items' own title and position ("URL 2"), not RJSF's "Custom build URLs-2".
+      const itemTitle = f.schema.type === 'array' && !f.widget ? (f.schema.items?.title ?? 'Item') : undefined;
+      if (itemTitle) entry.items = (_item: unknown, index: number) => ({ 'ui:title': `${itemTitle} ${index + 1}` });
       ui[f.name] = entry;
     }
     return ui;
   }, [fields, file, manifest]);
   const [values, setValues] = useState<Values>(() => initialValues(fields, record));
-  const problems = useMemo(() => fieldProblems(schema, values), [schema, values]);
+  // The fields as the form shows them (its titles) with the manifest's descriptions, for the error sentences.
+  const labels = useMemo(() => {
+    const shown = (schema.properties ?? {}) as Record<string, FieldSchema>;
+    return Object.fromEntries(fields.map((f) => [f.name, { ...f.schema, title: shown[f.name]?.title ?? f.name }]));
+  }, [schema, fields]);
+  const problems = useMemo(() => fieldProblems(schema, values, labels), [schema, values, labels]);
+  const transformErrors = useCallback(
+    (errors: RJSFValidationError[]) => errors.map((e) => ({ ...e, message: formErrorText(e, labels), stack: formErrorText(e, labels) })),
+    [labels],
+  );
   const write = useWrite(action ? actionLabel(action[1]) : 'Save');
   const formRef = useRef<CoreForm<Values>>(null);
   const files = useRef<ChosenFiles>(new Map());
@@ -109,6 +117,8 @@ export default function FormModal({ manifest, role, record, open, onClose, onSav
           uiSchema={uiSchema}
           formData={values}
           validator={formValidator(schema)}
+          widgets={FORM_WIDGETS}
+          transformErrors={transformErrors}
           formContext={formContext}
           extraErrors={problems}
           noHtml5Validate

@@ -24,7 +24,8 @@ import useSWR, { useSWRConfig } from 'swr';
 import { actionOfKind } from '../core/access/access';
 import { usePanel } from '../core/app/panel';
 import type { ListResult } from '../core/http/data-provider';
-import { parseListQuery, toApiParams, toSearchParams, type ListQuery } from '../core/list/list-query';
+import { HttpError } from '../core/http/http-error';
+import { hasFilter, parseListQuery, toApiParams, toSearchParams, type ListQuery } from '../core/list/list-query';
 import { callParamsOf, fillTemplate, ListContext, type ListContextValue } from '../core/list/list-context';
 import { useLiveRefresh } from '../core/live/live-refresh';
 import type { ActionDecl, Role } from '../core/manifest/types';
@@ -94,13 +95,25 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
     { keepPreviousData: true, revalidateOnFocus: false },
   );
   const rows = data?.rows ?? [];
+  // A heading's {count} is the whole list of the screen (the collection's users), whatever the filters show.
+  const countsAll = Boolean(manifest.screen?.heading?.includes('{count}'));
+  const filtered = hasFilter(query.filters);
+  const totalKey = JSON.stringify({ ...callParams, page: 1, pageSize: 1 });
+  const { data: total, mutate: mutateTotal } = useSWR<ListResult<Row>>(
+    listAction && countsAll && filtered ? ['count', listAction[1].path, totalKey] : null,
+    () => panel.provider.list<Row>(listAction![1], { ...callParams, page: 1, pageSize: 1 }),
+    { revalidateOnFocus: false },
+  );
+  // A 4xx on a list is about what the route asked for (no such collection, an id that is not a number): retrying cannot help.
+  const refused = error instanceof HttpError && error.status >= 400 && error.status < 500 && error.status !== 401;
   // After a write every cached page of this list is stale, not only the one on screen (a later Clear would show it).
   const { mutate: mutateAll } = useSWRConfig();
   const listPath = listAction?.[1].path;
   const reload = useCallback(() => {
     void mutateAll((key) => Array.isArray(key) && key[0] === listPath && key[1] !== paramsKey, undefined, { revalidate: false });
     void mutate();
-  }, [mutate, mutateAll, listPath, paramsKey]);
+    void mutateTotal();
+  }, [mutate, mutateAll, mutateTotal, listPath, paramsKey]);
   useLiveRefresh(manifest.screen?.liveRefresh, reload);
 
   const [draft, setDraft] = useState<Record<string, string>>(query.filters);
@@ -195,13 +208,21 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
     const Piece = registry.get(action.ui.override, { file, path: `/actions/${name}/ui/override` });
     return <Piece key={name} manifest={manifest} role={role} reload={reload} row={row} />;
   }
-  const context = useMemo<ListContextValue>(
-    () => ({ manifest, file, role, callParams, appliedFilters: query.filters, reload }),
-    [manifest, file, role, callParams, query.filters, reload],
+  const applyFilters = useCallback(
+    (filters: Record<string, string>) => {
+      if (JSON.stringify(filters) === appliedKey) reload();
+      else setQuery({ ...query, filters, page: 1 });
+    },
+    [appliedKey, reload, setQuery, query],
   );
-  const heading = manifest.screen?.heading
-    ? fillTemplate(manifest.screen.heading, { ...routeParams, count: data?.count ?? '…' })
-    : manifest.title;
+  const context = useMemo<ListContextValue>(
+    () => ({ manifest, file, role, callParams, appliedFilters: query.filters, draftFilters: draft, applyFilters, reload }),
+    [manifest, file, role, callParams, query.filters, draft, applyFilters, reload],
+  );
+  const heading =
+    manifest.screen?.heading && !refused
+      ? fillTemplate(manifest.screen.heading, { ...routeParams, count: (filtered ? total?.count : data?.count) ?? '…' })
+      : manifest.title;
   const sizes = list?.pageSizes ?? [];
   const sortable = list?.sortable ?? [];
   const Form = formOverride ?? FormModal;
@@ -242,11 +263,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
               draft={draft}
               applied={query.filters}
               onDraft={setDraft}
-              onApply={(next) => {
-                const filters = next ?? draft;
-                if (JSON.stringify(filters) === appliedKey) reload();
-                else setQuery({ ...query, filters, page: 1 });
-              }}
+              onApply={(next) => applyFilters(next ?? draft)}
               onClear={() => {
                 setDraft({});
                 setQuery({ ...query, filters: {}, page: 1 });
@@ -287,7 +304,12 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
           </Stack>
         </Paper>
 
-        {error && (
+        {error && refused && (
+          <Alert severity="warning" data-testid="list-refused">
+            {error.message}
+          </Alert>
+        )}
+        {error && !refused && (
           <Alert
             severity="error"
             action={
@@ -310,7 +332,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
               expanded={expanded}
               renderActions={renderActions}
               actionsWidth={Math.max(92, buttons * 38 + 16)}
-              noRowsLabel={error ? 'Could not load the list' : 'No records'}
+              noRowsLabel={refused ? error.message : error ? 'Could not load the list' : 'No records'}
               disableVirtualization={disableVirtualization}
             />
           </Box>

@@ -7,6 +7,8 @@ export interface LookupSelectProps {
   id?: string;
   entity: string | undefined;
   pageSize?: number;
+  /** The field of the rows the select holds (default id): `name` holds names. */
+  valueField?: string;
   label: string;
   /** One id, or a list of ids with `multiple`. */
   value: unknown;
@@ -29,15 +31,16 @@ const same = (a: unknown, b: unknown) => String(a) === String(b);
  * A searchable select of another entity's records (`id — name`), holding ids. When the role may not list that
  * entity, it is a plain id input, so the field still works.
  */
-export function LookupSelect({ id, entity, pageSize, label, value, multiple, required, disabled, error, helperText, size, onChange, onPick, onEnter, sx }: LookupSelectProps) {
-  const { options, allowed, isLoading } = useLookup(entity, pageSize);
+export function LookupSelect({ id, entity, pageSize, valueField, label, value, multiple, required, disabled, error, helperText, size, onChange, onPick, onEnter, sx }: LookupSelectProps) {
+  const { options, allowed, isLoading } = useLookup(entity, pageSize, valueField);
+  const byName = Boolean(valueField && valueField !== 'id');
   if (!allowed) {
     return (
       <TextField
         id={id}
         size={size}
         label={label}
-        type={multiple ? 'text' : 'number'}
+        type={multiple || byName ? 'text' : 'number'}
         value={Array.isArray(value) ? value.join(',') : (value ?? '')}
         required={required}
         disabled={disabled}
@@ -46,7 +49,7 @@ export function LookupSelect({ id, entity, pageSize, label, value, multiple, req
         onChange={(e) => {
           const text = e.target.value;
           if (multiple) onChange(text.split(',').map((s) => s.trim()).filter(Boolean).map(Number));
-          else onChange(text === '' ? undefined : Number(text));
+          else onChange(text === '' ? undefined : byName ? text : Number(text));
         }}
         onKeyDown={(e) => e.key === 'Enter' && onEnter?.()}
         sx={sx}

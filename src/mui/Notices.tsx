@@ -21,6 +21,11 @@ export function Notices() {
           <Alert role="alert" data-testid="notice" severity={n.severity} variant="filled" onClose={() => dismiss(n.id)} sx={{ width: '100%' }}>
             {n.title && <AlertTitle>{n.title}</AlertTitle>}
             {n.text}
+            {n.detail && (
+              <div data-testid="notice-detail" style={{ marginTop: 4 }}>
+                {n.detail}
+              </div>
+            )}
           </Alert>
         </Snackbar>
       ))}

@@ -1,17 +1,19 @@
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import Logout from '@mui/icons-material/Logout';
+import MenuIcon from '@mui/icons-material/Menu';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
+import ListSubheader from '@mui/material/ListSubheader';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
-import { Suspense, useState } from 'react';
+import { Fragment, Suspense, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Link as RouterLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { version } from '../../package.json';
-import { menuFor, type MenuGroup, type MenuLink } from '../core/access/access';
+import { menuFor, type MenuEntry, type MenuGroup, type MenuLink } from '../core/access/access';
 import { usePanel } from '../core/app/panel';
 import { session } from '../core/session/session';
 import { useStore } from '../core/store';
@@ -55,12 +57,100 @@ function NavGroup({ group }: { group: MenuGroup }) {
   );
 }
 
+/** The entries that did not fit on the bar, under one "More" button: groups as headed sections of one menu. */
+function MoreMenu({ entries }: { entries: MenuEntry[] }) {
+  const { pathname } = useLocation();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const links = entries.flatMap((e) => (e.kind === 'group' ? e.items : [e]));
+  return (
+    <>
+      <Button
+        sx={navButton}
+        className={links.some((l) => l.route === pathname) ? 'active' : undefined}
+        startIcon={<MenuIcon />}
+        aria-haspopup="menu"
+        onClick={(e) => setAnchor(e.currentTarget)}
+      >
+        More
+      </Button>
+      <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
+        {entries.map((entry) =>
+          entry.kind === 'group' ? (
+            <Fragment key={entry.label}>
+              <ListSubheader sx={{ lineHeight: '32px' }}>{entry.label}</ListSubheader>
+              {entry.items.map((item) => (
+                <MenuItem key={item.route} component={RouterLink} to={item.route} selected={item.route === pathname} onClick={() => setAnchor(null)} sx={{ pl: 3 }}>
+                  {item.label}
+                </MenuItem>
+              ))}
+            </Fragment>
+          ) : (
+            <MenuItem key={entry.route} component={RouterLink} to={entry.route} selected={entry.route === pathname} onClick={() => setAnchor(null)}>
+              {entry.label}
+            </MenuItem>
+          ),
+        )}
+      </Menu>
+    </>
+  );
+}
+
+/** Room kept for the "More" button when the menu does not fit. */
+const MORE_WIDTH = 96;
+
+/**
+ * The role's menu on one line: the entries that fit stay on the bar, the rest go under "More" (measured on a
+ * hidden copy of the whole bar, again whenever the bar's width changes), so every screen is reachable at any width.
+ */
+function MainMenu({ menu }: { menu: MenuEntry[] }) {
+  const nav = useRef<HTMLDivElement>(null);
+  const ruler = useRef<HTMLDivElement>(null);
+  const [shown, setShown] = useState(menu.length);
+  useLayoutEffect(() => {
+    const bar = nav.current;
+    const copy = ruler.current;
+    if (!bar || !copy) return;
+    const fit = () => {
+      const widths = [...copy.children].map((child) => child.getBoundingClientRect().width + 2);
+      const room = bar.clientWidth;
+      if (widths.reduce((a, b) => a + b, 0) <= room) return setShown(widths.length);
+      let used = MORE_WIDTH;
+      let count = 0;
+      while (count < widths.length && used + widths[count] <= room) used += widths[count++];
+      setShown(count);
+    };
+    fit();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(fit);
+    observer.observe(bar);
+    return () => observer.disconnect();
+  }, [menu]);
+  const draw = (entry: MenuEntry) => (entry.kind === 'group' ? <NavGroup key={entry.label} group={entry} /> : <NavLinkButton key={entry.route} link={entry} />);
+  return (
+    <Box ref={nav} component="nav" aria-label="Main menu" sx={{ display: 'flex', gap: 0.25, flexWrap: 'nowrap', flexGrow: 1, minWidth: 0, overflow: 'hidden', position: 'relative' }}>
+      {menu.slice(0, shown).map(draw)}
+      {shown < menu.length && <MoreMenu entries={menu.slice(shown)} />}
+      {/* A zero-size clipping box: the copy keeps its natural width for measuring but never makes the bar scrollable. */}
+      <Box aria-hidden="true" sx={{ position: 'absolute', top: 0, left: 0, width: 0, height: 0, overflow: 'hidden', visibility: 'hidden', pointerEvents: 'none' }}>
+        <Box ref={ruler} sx={{ display: 'flex', gap: 0.25, width: 'max-content' }}>
+          {menu.map((entry) => (
+            <Button key={entry.label} sx={navButton} tabIndex={-1} endIcon={entry.kind === 'group' ? <ExpandMore /> : undefined}>
+              {entry.label}
+            </Button>
+          ))}
+        </Box>
+      </Box>
+    </Box>
+  );
+}
+
 /** The app shell: "<panel name> <version>", the role's menu from the manifests, the user's e-mail and Logout. */
 export default function Shell() {
   const panel = usePanel();
   const navigate = useNavigate();
   const { user } = useStore(session);
-  const menu = user ? menuFor(panel.manifests.all, user.role) : [];
+  const role = user?.role;
+  const menu = useMemo(() => (role ? menuFor(panel.manifests.all, role) : []), [panel.manifests, role]);
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
       <AppBar position="sticky" color="primary">
@@ -68,15 +158,9 @@ export default function Shell() {
           <Typography component={RouterLink} to="/" variant="h6" sx={{ color: 'inherit', textDecoration: 'none', mr: 1, fontSize: 18, fontWeight: 700, whiteSpace: 'nowrap' }}>
             {PANEL_NAME} {version}
           </Typography>
-          {/* One line at any width: the menu scrolls sideways rather than pushing Logout onto a second row. */}
-          <Box
-            component="nav"
-            aria-label="Main menu"
-            sx={{ display: 'flex', gap: 0.25, flexWrap: 'nowrap', flexGrow: 1, minWidth: 0, overflowX: 'auto', scrollbarWidth: 'none' }}
-          >
-            {menu.map((entry) => (entry.kind === 'group' ? <NavGroup key={entry.label} group={entry} /> : <NavLinkButton key={entry.route} link={entry} />))}
-          </Box>
-          <Typography variant="body2" data-testid="user-email" noWrap title={user?.email} sx={{ opacity: 0.9, maxWidth: 220, flexShrink: 0 }}>
+          {/* One line at any width: what does not fit goes under "More" rather than out of sight. */}
+          <MainMenu menu={menu} />
+          <Typography variant="body2" data-testid="user-email" noWrap title={user?.email} sx={{ opacity: 0.9, maxWidth: 220, minWidth: 60, flexShrink: 1 }}>
             {user?.email}
           </Typography>
           <Divider orientation="vertical" flexItem sx={{ borderColor: 'rgba(255,255,255,0.3)', mx: 1 }} />

@@ -11,13 +11,14 @@ import { JsonCell } from '../mui/cells/JsonCell';
 import { CopyCell, ImageCell, LinkCell } from '../mui/cells/LinkCells';
 import { ToggleCell } from '../mui/cells/ToggleCell';
 import { LookupCell } from '../mui/cells/LookupCell';
+import { OverflowText } from '../mui/cells/OverflowText';
 
 /** Text, cut at `column.truncate` characters with the full text in a tooltip on hover. */
 export function TextCell({ value, row, column, schema }: CellProps) {
   const prefix = column.prefixField ? formatValue(row[column.prefixField]) : '';
   const full = [prefix, formatValue(value, schema)].filter(Boolean).join(' ');
   const { text, truncated } = truncateText(full, column.truncate);
-  if (!truncated) return <span title={full.length > 30 ? full : undefined}>{text}</span>;
+  if (!truncated) return <OverflowText text={full} />;
   return (
     <Tooltip title={<span style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>{full}</span>} placement="bottom-start">
       <span data-truncated="true" aria-label={full}>

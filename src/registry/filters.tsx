@@ -61,11 +61,12 @@ export function SelectFilter({ label, value, onChange, onSubmit, options = [] }:
   );
 }
 
-/** A select of another entity's records (`lookup`); choosing one reloads at once. */
-export function LookupFilter({ label, value, onChange, onSubmit, lookup }: FilterInputProps) {
+/** A select of another entity's records (`lookup`, holding `lookupValue` or the id); choosing one reloads at once. */
+export function LookupFilter({ label, value, onChange, onSubmit, lookup, lookupValue }: FilterInputProps) {
   return (
     <LookupSelect
       entity={lookup}
+      valueField={lookupValue}
       size="small"
       label={label}
       value={value === '' ? undefined : value}

@@ -63,4 +63,6 @@ export interface FilterInputProps {
   options?: { value: string; label: string }[];
   /** The entity whose records a `lookup` filter offers. */
   lookup?: string;
+  /** The field of those records the filter sends (default id). */
+  lookupValue?: string;
 }

@@ -1,5 +1,6 @@
 import FormControl from '@mui/material/FormControl';
 import FormLabel from '@mui/material/FormLabel';
+import { Theme } from '@rjsf/mui';
 import type { Widget, WidgetProps } from '@rjsf/utils';
 import { widgetOverrides } from '../../overrides/widgets';
 import type { ChosenFiles } from '../core/form/files';
@@ -44,6 +45,18 @@ export function LookupWidget(props: WidgetProps) {
       onChange={(next) => onChange(next)}
     />
   );
+}
+
+const BaseSelectWidget = Theme.widgets!.SelectWidget!;
+
+/**
+ * RJSF's MUI select, without the empty first option for a required field (that option means "no value", which a
+ * required field cannot have). The widget offers it while the schema has no default, so a required field's copy
+ * of the schema gets a null default; the value itself still comes from the form.
+ */
+export function RequiredSelectWidget(props: WidgetProps) {
+  const schema = props.required && props.schema.default === undefined ? { ...props.schema, default: null } : props.schema;
+  return <BaseSelectWidget {...props} schema={schema} />;
 }
 
 /** What the generic form gives its widgets through RJSF's formContext. */

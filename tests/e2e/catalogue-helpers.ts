@@ -2,6 +2,7 @@
 // dropped the way CI does, and screenshots when SHOTS_DIR is set (for looking at every screen).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { plainPng } from '../../scripts/lib/png.ts';
 import type { RunningServer } from './harness';
@@ -26,6 +27,18 @@ export function dropBuild(server: RunningServer, parts: [string, string, string,
   const dir = join(server.dataDir, 'builds', ...parts);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'app.js'), `console.log(${JSON.stringify(parts.join(' '))});\n`);
+}
+
+/** Writes device-reported rows (app info, collection users) straight into the server's SQLite file, as no panel call does. */
+export function insertRows(server: RunningServer, table: string, rows: Record<string, unknown>[]): void {
+  const db = new Database(join(server.dataDir, 'panel.sqlite'));
+  try {
+    const columns = Object.keys(rows[0]);
+    const statement = db.prepare(`insert into ${table} (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map(() => '?').join(', ')})`);
+    for (const row of rows) statement.run(...columns.map((c) => row[c]));
+  } finally {
+    db.close();
+  }
 }
 
 /** Saves a screenshot under SHOTS_DIR when it is set; a no-op otherwise. */

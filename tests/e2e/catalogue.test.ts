@@ -39,7 +39,7 @@ describe('the catalogue screens', () => {
   const rowOf = (text: string) => page.locator('.MuiDataGrid-row', { hasText: text });
 
   describe('builds', () => {
-    it('alerts "Fill some filter input" instead of deleting when no filter is applied', async () => {
+    it('alerts "Fill some filter input" instead of deleting when no filter is filled', async () => {
       await page.goto(`${server.url}/builds`);
       await rowOf('zeta-tizen-1.1.0-1080p').waitFor();
       await shot(page, 'builds');
@@ -51,20 +51,44 @@ describe('the catalogue screens', () => {
       expect(await rows().count()).toBe(4);
     });
 
-    it('deletes only the builds of the applied filter after "Delete builds by selecting filter?"', async () => {
-      await page.getByLabel('Whitelabel').fill('acme');
-      await page.getByLabel('Whitelabel').press('Enter');
+    it('filters by a whitelabel and a platform picked from the existing ones, and by the start of a version', async () => {
+      await page.getByLabel('Whitelabel').click();
+      expect(await page.getByRole('option').allTextContents()).toEqual(['acme', 'zeta']);
+      await page.getByRole('option', { name: 'zeta' }).click();
+      await rowOf('acme-tizen-1.0.0-1080p').waitFor({ state: 'detached' });
+      expect(await rows().count()).toBe(2);
+      await page.getByLabel('Platform').click();
+      await page.getByRole('option', { name: 'tizen' }).click();
+      await page.getByLabel('Version').fill('1.1');
+      await page.getByLabel('Version').press('Enter');
       await rowOf('zeta-tizen-1.0.0-1080p').waitFor({ state: 'detached' });
+      expect(await rows().allTextContents()).toEqual([expect.stringContaining('zeta-tizen-1.1.0-1080p')]);
+      await page.getByRole('button', { name: 'Clear' }).click();
+      await rowOf('acme-tizen-1.0.0-1080p').waitFor();
+    });
+
+    it('deletes by what the filter box shows, applied or not, after saying how many builds match', async () => {
+      await page.getByLabel('Whitelabel').click();
+      await page.getByRole('option', { name: 'acme' }).click();
+      await rowOf('zeta-tizen-1.0.0-1080p').waitFor({ state: 'detached' });
+      await page.getByLabel('Version').fill('1.0');
+      // Not applied with Enter: the list still shows both acme builds.
+      expect(await rows().count()).toBe(2);
       await page.getByRole('button', { name: 'Delete By Filter' }).click();
       await dialog().getByText('Delete builds by selecting filter?').waitFor();
+      expect(await dialog().getByTestId('confirm-detail').innerText()).toBe('1 build matches Whitelabel = acme, Version = 1.0.');
+      // The filter is applied behind the question: the list shows what will go.
+      await rowOf('acme-tizen-1.1.0-1080p').waitFor({ state: 'detached' });
+      await shot(page, 'builds-delete-by-filter');
       await dialog().getByRole('button', { name: 'OK' }).click();
+      await page.getByTestId('notice-detail').filter({ hasText: 'Deleted 1 build' }).waitFor();
       await page.getByText('No records').waitFor();
       await page.getByRole('button', { name: 'Clear' }).click();
       // The unfiltered page is cached from a moment ago (SWR dedupes re-reads within 2 s): read it afresh.
       await page.getByRole('button', { name: 'Reload' }).click();
-      await rowOf('acme-tizen').first().waitFor({ state: 'detached' });
-      expect(await rows().count()).toBe(2);
-      expect((await server.api('GET', '/v1/admin/build/get', {}, token)).data.count).toBe(2);
+      await rowOf('acme-tizen-1.0.0').first().waitFor({ state: 'detached' });
+      expect(await rows().count()).toBe(3);
+      expect((await server.api('GET', '/v1/admin/build/get', {}, token)).data.count).toBe(3);
     });
   });
 
@@ -130,6 +154,22 @@ describe('the catalogue screens', () => {
       expect(await row.textContent()).toContain('["https://cdn.example.com/zeta/a-rather-long-path/…');
       expect(await row.getAttribute('class')).toContain('row-tone-success');
       await shot(page, 'combinations');
+    });
+
+    it('deletes on Delete All Builds every build no combination uses, and names the kept ones in the notice', async () => {
+      await page.goto(`${server.url}/builds`);
+      await rowOf('acme-tizen-1.1.0-1080p').waitFor();
+      await page.getByRole('button', { name: 'Delete All Builds' }).click();
+      await dialog().getByText('Delete all builds?').waitFor();
+      await dialog().getByRole('button', { name: 'OK' }).click();
+      const notice = page.getByTestId('notice').filter({ hasText: 'Delete All Builds request status' });
+      await notice.getByText('Success').waitFor();
+      expect(await notice.getByTestId('notice-detail').innerText()).toBe(
+        'Deleted 1 build; kept 2 used by combinations: zeta-tizen-1.0.0-1080p, zeta-tizen-1.1.0-1080p',
+      );
+      await rowOf('acme-tizen-1.1.0-1080p').waitFor({ state: 'detached' });
+      expect(await rows().count()).toBe(2);
+      await shot(page, 'builds-delete-all-kept');
     });
   });
 

@@ -15,6 +15,7 @@ describe('the dashboard', () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
     const token = await server.login();
     await addWhitelabel(server, token, 'acme');
+    await addWhitelabel(server, token, 'zeta');
     page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
     await loginThroughScreen(page, server);
   });
@@ -37,10 +38,12 @@ describe('the dashboard', () => {
   it('reloads builds: the console and the whitelabel panel show what the server found, live', async () => {
     dropBuild(server, ['acme', 'tizen', '1.0.0', '1080p']);
     dropBuild(server, ['acme', 'webos', '1.0.0', '1080p']);
+    dropBuild(server, ['zeta', 'tizen', '1.0.0', '1080p']);
     await page.getByRole('button', { name: 'Reload builds', exact: true }).click();
     await page.getByText('Reload builds request status').waitFor();
-    await page.getByRole('log', { name: 'Console' }).getByText(/Reload builds: 2 builds on disk, 2 new/).waitFor();
-    await region('Update statuses').getByText('2 builds reloaded').waitFor();
+    await page.getByRole('log', { name: 'Console' }).getByText(/Reload builds: 3 builds on disk, 3 new/).waitFor();
+    await region('Update statuses').getByText(/2 builds reloaded$/).waitFor();
+    await region('Update statuses').getByText(/1 build reloaded$/).waitFor();
     expect(await region('Update statuses').textContent()).toContain('acme');
   });
 
@@ -49,7 +52,7 @@ describe('the dashboard', () => {
     await page.getByRole('button', { name: 'Update builds statuses' }).click();
     await page.getByText('Update builds statuses request status').waitFor();
     await region('Last build processing errors').getByText(/missing/).waitFor();
-    await page.getByRole('log', { name: 'Console' }).getByText(/1 available, 1 unavailable/).waitFor();
+    await page.getByRole('log', { name: 'Console' }).getByText(/2 available, 1 unavailable/).waitFor();
     await shot(page, 'dashboard');
   });
 
@@ -58,5 +61,19 @@ describe('the dashboard', () => {
     await page.getByRole('option', { name: /acme/ }).click();
     await page.getByRole('button', { name: 'Reload builds for wl' }).click();
     await page.getByRole('log', { name: 'Console' }).getByText(/Reload builds for acme: 1 build on disk, 0 new/).waitFor();
+  });
+
+  it('keeps the last message of every whitelabel after a job for one, and shows its whole history on hover', async () => {
+    const status = (wl: string) => region('Update statuses').getByTestId(`wl-status-${wl}`);
+    await status('acme').getByText(/1 build reloaded$/).waitFor();
+    expect(await status('zeta').textContent()).toMatch(/zeta.*1 build checked$/);
+    await status('acme').hover();
+    const history = page.getByRole('tooltip');
+    await history.getByText(/2 builds reloaded$/).waitFor();
+    expect((await history.getByTestId('wl-status-message').allInnerTexts()).map((line) => line.replace(/^\d\d:\d\d:\d\d /, ''))).toEqual([
+      '2 builds reloaded',
+      '2 builds checked, 1 unavailable',
+      '1 build reloaded',
+    ]);
   });
 });

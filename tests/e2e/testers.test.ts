@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addWhitelabel, shot as saveShot } from './catalogue-helpers';
+import { addWhitelabel, insertRows, shot as saveShot } from './catalogue-helpers';
 import { ADMIN, launchBrowser, loginThroughScreen, startServer, type RunningServer } from './harness';
 
 const TESTER = { email: 'tess@example.com', password: 'tester-password-1' };
@@ -18,16 +18,7 @@ describe('issue 5 screens', () => {
   let adminToken: string;
   let whitelabelIds: number[];
   // Device-written records (app info, collection users) have no panel call: the test writes them like a device backend.
-  const insert = (table: string, rows: Record<string, unknown>[]) => {
-    const db = new Database(join(server.dataDir, 'panel.sqlite'));
-    try {
-      const columns = Object.keys(rows[0]);
-      const statement = db.prepare(`insert into ${table} (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map(() => '?').join(', ')})`);
-      for (const row of rows) statement.run(...columns.map((c) => row[c]));
-    } finally {
-      db.close();
-    }
-  };
+  const insert = (table: string, rows: Record<string, unknown>[]) => insertRows(server, table, rows);
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
@@ -99,19 +90,27 @@ describe('issue 5 screens', () => {
       expect(await listCount()).toBe('15');
     });
 
-    it('names the garbage lines of a file and keeps OK disabled', async () => {
+    it('names the garbage lines of a file with their line numbers, and on OK imports the good lines', async () => {
       await page.getByRole('button', { name: 'Import from file' }).click();
       await dialog().getByLabel('Vendor').click();
       await page.getByRole('option', { name: 'lg' }).click();
-      await dialog().getByLabel('IP list file').setInputFiles(file('bad.txt', '1.1.1.1\n256.1.1.1\nhello\n1.2.3.4/33\n'));
+      await dialog().getByLabel('IP list file').setInputFiles(file('bad.txt', '1.1.1.1\n256.1.1.1\nhello\n1.2.3.4/33\n7.7.7.7/24\n'));
       const problems = dialog().getByTestId('ip-import-problems');
       await problems.waitFor();
       const text = await problems.textContent();
       for (const line of ['line 2: 256.1.1.1', 'line 3: hello', 'line 4: 1.2.3.4/33']) expect(text).toContain(line);
-      expect(await dialog().getByRole('button', { name: 'OK' }).isDisabled()).toBe(true);
+      expect(text).toContain('3 lines are not an address and will be skipped; OK imports the other lines');
+      await dialog().getByText('2 addresses to add from bad.txt').waitFor();
       await shot('tester-ip-import-bad-lines');
-      await dialog().getByRole('button', { name: 'Cancel' }).click();
+      const ok = dialog().getByRole('button', { name: 'OK' });
+      expect(await ok.isDisabled()).toBe(false);
+      await ok.click();
       await dialog().waitFor({ state: 'detached' });
+      await page.getByTestId('list-count').filter({ hasText: /^17 total$/ }).waitFor();
+      await page.getByRole('textbox', { name: 'IP' }).fill('.1.1.1/');
+      await page.getByRole('textbox', { name: 'IP' }).press('Enter');
+      await page.getByTestId('list-count').filter({ hasText: /^1 total$/ }).waitFor();
+      expect(await rowOf('1.1.1.1/32').textContent()).toContain('lg');
     });
 
     it('imports a 100,000-line file while the modal keeps answering', async () => {
@@ -206,11 +205,11 @@ describe('issue 5 screens', () => {
       await dialog().getByRole('textbox', { name: 'Model name 1' }).fill('  UE55  ');
       await dialog().getByLabel('Records count').fill('10');
       await dialog().getByTestId('deployment-block-0').getByRole('spinbutton', { name: /^Count/ }).fill('4');
-      await dialog().getByText('the counts add up to 4, not to recordsCount 10').waitFor();
+      await dialog().getByText('the counts add up to 4, not to the records count 10').waitFor();
       expect(await ok.isDisabled()).toBe(true);
       await dialog().getByRole('button', { name: 'Add group' }).click();
       await dialog().getByTestId('deployment-block-1').getByRole('spinbutton', { name: /^Count/ }).fill('7');
-      await dialog().getByText('the counts add up to 11, not to recordsCount 10').waitFor();
+      await dialog().getByText('the counts add up to 11, not to the records count 10').waitFor();
       expect(await ok.isDisabled()).toBe(true);
       await dialog().getByTestId('deployment-block-1').getByRole('spinbutton', { name: /^Count/ }).fill('6');
       await dialog().getByTestId('deployment-block-0').getByLabel('Files for tizen').fill('bundleA.js');
@@ -249,6 +248,8 @@ describe('issue 5 screens', () => {
       await toggle.click();
       await expect.poll(() => toggle.isChecked()).toBe(true);
       expect((await server.api('GET', '/v1/admin/abtesting/get', {}, adminToken)).data.rows[0].isActive).toBe(true);
+      await page.getByTestId('notice').filter({ hasText: 'Change active request status' }).getByText('Success').waitFor();
+      expect(await page.getByText('Request request status').count()).toBe(0);
     });
 
     it('deletes a user by appInstallId from the toolbar modal, OK disabled until it is filled', async () => {
@@ -285,11 +286,15 @@ describe('issue 5 screens', () => {
       await shot('experiment-users');
       await page.getByLabel('Platform').fill('webos');
       await page.getByLabel('Platform').press('Enter');
-      await page.getByRole('heading', { name: `Collection ${id}: 1 users` }).waitFor();
+      // The heading counts the collection, not the filtered rows.
+      await rowOf('u-a').waitFor({ state: 'detached' });
+      expect(await page.locator('.MuiDataGrid-row').count()).toBe(1);
+      await page.getByRole('heading', { name: `Collection ${id}: 3 users` }).waitFor();
       await rowOf('u-b').getByRole('button', { name: 'Delete' }).click();
       await page.getByText('Delete this item?').waitFor();
       await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
-      await page.getByRole('heading', { name: `Collection ${id}: 0 users` }).waitFor();
+      await page.getByRole('heading', { name: `Collection ${id}: 2 users` }).waitFor();
+      await page.getByText('No records').waitFor();
       expect((await server.api('GET', '/v1/admin/abtesting/users', { id }, adminToken)).data.count).toBe(2);
       expect((await server.api('GET', '/v1/admin/abtesting/users', { id: other, appInstallId: 'u-b' }, adminToken)).data.count).toBe(1);
     });

@@ -86,9 +86,14 @@ describe('an admin manages whitelabels and their assets through the screens', ()
     await rowOf('new.acme.example.com').waitFor();
   });
 
-  it('requires the HD logo again on edit once it is no longer reachable', async () => {
+  it('says as the edit opens which stored asset is gone, and requires it again on OK', async () => {
     rmSync(join(server.dataDir, 'whitelabels/acme_1280x720.png'));
     await rowOf('acme').getByRole('button', { name: 'Edit' }).click();
+    // Before OK: each stored asset's state, the missing one with the spec's error at its picker.
+    await dialog().getByTestId('file-imageHD').getByText('Требуется загрузить изображение 1280x720').waitFor();
+    expect(await dialog().getByTestId('file-imageFHD').innerText()).toBe('Keeping the stored file');
+    expect(await dialog().getByTestId('file-cssConfig').innerText()).toBe('Keeping the stored file');
+    expect(await dialog().getByText('Keeping the stored file').count()).toBe(2);
     await dialog().getByRole('button', { name: 'OK' }).click();
     await errors().waitFor();
     expect(await errors().innerText()).toBe(['Пожалуйста исправьте указанные ошибки:', 'Требуется загрузить изображение 1280x720'].join('\n'));
@@ -104,8 +109,27 @@ describe('an admin manages whitelabels and their assets through the screens', ()
     await dialog().getByTestId('pick-imageFHD').setInputFiles(files.hd);
     await dialog().getByRole('button', { name: 'OK' }).click();
     await dialog().getByTestId('form-error').waitFor();
-    expect(await dialog().getByTestId('form-error').innerText()).toContain('imageFHD: the image is 1280x720, it must be 1920x1080');
+    expect(await dialog().getByTestId('form-error').innerText()).toContain('Logo 1920x1080 (PNG) is a 1280x720 image; it must be 1920x1080');
     await dialog().getByRole('button', { name: 'Cancel' }).click();
     await dialog().waitFor({ state: 'detached' });
+  });
+
+  it('clears the max version when its field is emptied on edit', async () => {
+    const token = await server.login();
+    const id = (await server.api('GET', '/v1/admin/whitelabel/get', {}, token)).data.rows[0].id;
+    const form = new FormData();
+    form.append('id', String(id));
+    form.append('maxVersion', '01.20.34');
+    await fetch(`${server.url}/v1/admin/whitelabel/edit`, { method: 'POST', headers: { Authorization: token }, body: form });
+    await page.reload();
+    await rowOf('01.20.34').waitFor();
+    await rowOf('acme').getByRole('button', { name: 'Edit' }).click();
+    const version = dialog().getByLabel('Max version');
+    await version.fill('');
+    await dialog().getByRole('heading', { name: 'Edit whitelabel' }).click();
+    expect(await version.inputValue()).toBe('');
+    await dialog().getByRole('button', { name: 'OK' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    expect((await server.api('GET', '/v1/admin/whitelabel/get', {}, token)).data.rows[0].maxVersion).toBeNull();
   });
 });

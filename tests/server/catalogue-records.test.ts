@@ -23,12 +23,12 @@ forEachDialect('app versions on test, installations, tech support', (h: Harness)
   });
 
   const badVersions: [string, Record<string, string | number>, string][] = [
-    ['a missing version', { whitelabelId: 0, platformId: 0 }, 'appVersion: is required'],
-    ['a version that is not digits and dots', { appVersion: 'beta' }, 'appVersion: must match pattern'],
-    ['a published flag that is not a boolean', { appVersion: '1.0', isPublished: 'maybe' }, 'isPublished: must be boolean'],
-    ['a dangling whitelabel id', { appVersion: '1.0', whitelabelId: 424242 }, 'whitelabelId: no whitelabel with id 424242'],
-    ['a dangling platform id', { appVersion: '1.0', platformId: 424242 }, 'platformId: no platform with id 424242'],
-    ['an unknown field', { appVersion: '1.0', store: 'lg' }, 'store: is not an accepted field'],
+    ['a missing version', { whitelabelId: 0, platformId: 0 }, 'App version is required'],
+    ['a version that is not digits and dots', { appVersion: 'beta' }, 'App version is not in the expected form: digits and dots, e.g. 1.20.34'],
+    ['a published flag that is not a boolean', { appVersion: '1.0', isPublished: 'maybe' }, 'Published must be true or false'],
+    ['a dangling whitelabel id', { appVersion: '1.0', whitelabelId: 424242 }, 'Whitelabel ID: there is no whitelabel with id 424242'],
+    ['a dangling platform id', { appVersion: '1.0', platformId: 424242 }, 'Platform ID: there is no platform with id 424242'],
+    ['an unknown field', { appVersion: '1.0', store: 'lg' }, 'store is not an accepted field'],
   ];
   for (const [what, change, message] of badVersions) {
     it(`refuses an app version on test with ${what}`, async () => {
@@ -46,7 +46,7 @@ forEachDialect('app versions on test, installations, tech support', (h: Harness)
     const added = await h.admin('GET', '/v1/admin/installation/add', { query: { name: guid, userId: 'user-17', whitelabelId: ids.wl } });
     expect(added.body.data).toMatchObject({ name: guid, userId: 'user-17', whitelabel: { name: 'acme' } });
     const id = added.body.data.id;
-    expect((await h.admin('GET', '/v1/admin/installation/add', { query: { name: guid, userId: 'u' } })).body.message).toBe('name: this value is already taken');
+    expect((await h.admin('GET', '/v1/admin/installation/add', { query: { name: guid, userId: 'u' } })).body.message).toBe('Installation GUID is already taken');
     const edited = await h.admin('GET', '/v1/admin/installation/edit', { query: { id, userId: 'user-18', whitelabelId: '' } });
     expect(edited.body.data).toMatchObject({ userId: 'user-18', whitelabelId: null, whitelabel: null });
     expect((await h.admin('GET', '/v1/admin/installation/destroy', { query: { id } })).status).toBe(200);
@@ -54,12 +54,12 @@ forEachDialect('app versions on test, installations, tech support', (h: Harness)
   });
 
   it('refuses an installation without a user id, with a dangling whitelabel or a wrong type', async () => {
-    expect((await h.admin('GET', '/v1/admin/installation/add', { query: { name: 'g' } })).body.message).toBe('userId: is required');
+    expect((await h.admin('GET', '/v1/admin/installation/add', { query: { name: 'g' } })).body.message).toBe('User ID is required');
     expect((await h.admin('GET', '/v1/admin/installation/add', { query: { name: 'g', userId: 'u', whitelabelId: 77777 } })).body.message).toBe(
-      'whitelabelId: no whitelabel with id 77777',
+      'Whitelabel ID: there is no whitelabel with id 77777',
     );
-    expect((await h.admin('GET', '/v1/admin/installation/add', { query: { name: 'g', userId: 'u', whitelabelId: 'acme' } })).body.message).toContain(
-      'whitelabelId',
+    expect((await h.admin('GET', '/v1/admin/installation/add', { query: { name: 'g', userId: 'u', whitelabelId: 'acme' } })).body.message).toBe(
+      'Whitelabel ID must be a whole number or empty',
     );
     expect(await h.count('installations')).toBe(0);
   });
@@ -82,10 +82,10 @@ forEachDialect('app versions on test, installations, tech support', (h: Harness)
   it('refuses tech support with a bad URL, a string id, a dangling whitelabel or an unknown field', async () => {
     const before = await h.count('tech_support');
     const add = (body: Record<string, unknown>) => h.admin('POST', '/v1/admin/tech-support/add', { body });
-    expect((await add({ whitelabelId: ids.wl, url: 'not a url' })).body.message).toBe('url: must match format "uri"');
-    expect((await add({ whitelabelId: String(ids.wl), url: 'https://x.io' })).body.message).toBe('whitelabelId: must be integer');
-    expect((await add({ whitelabelId: 31337, url: 'https://x.io' })).body.message).toBe('whitelabelId: no whitelabel with id 31337');
-    expect((await add({ whitelabelId: ids.wl, url: 'https://x.io', phone: '1' })).body.message).toBe('phone: is not an accepted field');
+    expect((await add({ whitelabelId: ids.wl, url: 'not a url' })).body.message).toBe('URL must be a URL, like https://example.com/');
+    expect((await add({ whitelabelId: String(ids.wl), url: 'https://x.io' })).body.message).toBe('Whitelabel ID must be a whole number');
+    expect((await add({ whitelabelId: 31337, url: 'https://x.io' })).body.message).toBe('Whitelabel ID: there is no whitelabel with id 31337');
+    expect((await add({ whitelabelId: ids.wl, url: 'https://x.io', phone: '1' })).body.message).toBe('phone is not an accepted field');
     expect(await h.count('tech_support')).toBe(before);
   });
 

@@ -31,8 +31,8 @@ forEachDialect('combinations', (h: Harness) => {
   it('sets and reads the office IP, refusing an address that is not IPv4', async () => {
     const bad = await h.admin('POST', '/v1/admin/officeIp/update', { body: { ip: '300.1.1.1' } });
     expect(bad.status).toBe(400);
-    expect(bad.body.message).toBe('ip: must match format "ipv4"');
-    expect((await h.admin('POST', '/v1/admin/officeIp/update', { body: { ip: '10.0.0.1', extra: 1 } })).body.message).toBe('extra: is not an accepted field');
+    expect(bad.body.message).toBe('Office IP must be an IPv4 address a.b.c.d (each part 0-255)');
+    expect((await h.admin('POST', '/v1/admin/officeIp/update', { body: { ip: '10.0.0.1', extra: 1 } })).body.message).toBe('extra is not an accepted field');
     expect((await h.admin('POST', '/v1/admin/officeIp/update', { body: { ip: '10.0.0.1' } })).body.data).toEqual({ ip: '10.0.0.1' });
     expect((await h.call('POST', '/v1/admin/officeIp/update', { token: h.tokens.developer, body: { ip: '192.168.7.7' } })).status).toBe(200);
     expect((await h.call('GET', '/v1/admin/officeIp/get', { token: h.tokens.tester })).body.data).toEqual({ ip: '192.168.7.7' });
@@ -83,13 +83,13 @@ forEachDialect('combinations', (h: Harness) => {
   });
 
   const bad: [string, Record<string, string | number | boolean>, string][] = [
-    ['a build ID that is not a number', { buildId: 'latest' }, 'buildId: must be integer'],
-    ['custom URLs that are not JSON', { customBuildUrls: '[https://x' }, 'customBuildUrls: is not valid JSON'],
-    ['custom URLs that are not a list of strings', { customBuildUrls: '[1,2]' }, 'customBuildUrls.0: must be string'],
-    ['custom URLs that are an object', { customBuildUrls: '{"a":"b"}' }, 'customBuildUrls: must be array'],
-    ['an IP that is not an address', { ipAddress: 'office' }, 'ipAddress: must match format "ipv4"'],
-    ['an unknown field', { colour: 'red' }, 'colour: is not an accepted field'],
-    ['a read-only field', { createdAt: '2020-01-01T00:00:00Z' }, 'createdAt: is read-only'],
+    ['a build ID that is not a number', { buildId: 'latest' }, 'Build ID must be a whole number'],
+    ['custom URLs that are not JSON', { customBuildUrls: '[https://x' }, 'Custom build URLs is not valid JSON'],
+    ['custom URLs that are not a list of strings', { customBuildUrls: '[1,2]' }, 'Custom build URLs, item 1, must be text'],
+    ['custom URLs that are an object', { customBuildUrls: '{"a":"b"}' }, 'Custom build URLs must be a list'],
+    ['an IP that is not an address', { ipAddress: 'office' }, 'IP address must be an IPv4 address a.b.c.d (each part 0-255)'],
+    ['an unknown field', { colour: 'red' }, 'colour is not an accepted field'],
+    ['a read-only field', { createdAt: '2020-01-01T00:00:00Z' }, 'Created is read-only'],
   ];
   for (const [what, change, message] of bad) {
     it(`refuses ${what} with 400 and stores nothing`, async () => {
@@ -104,14 +104,14 @@ forEachDialect('combinations', (h: Harness) => {
   it('refuses a combination without a build ID', async () => {
     const reply = await add({ whitelabelId: ids.wl, platformId: ids.platform });
     expect(reply.status).toBe(400);
-    expect(reply.body.message).toBe('buildId: is required');
+    expect(reply.body.message).toBe('Build ID is required');
   });
 
   it('names a dangling whitelabel, platform or build id', async () => {
     for (const [field, message] of [
-      ['whitelabelId', 'whitelabelId: no whitelabel with id 999999'],
-      ['platformId', 'platformId: no platform with id 999999'],
-      ['buildId', 'buildId: no build with id 999999'],
+      ['whitelabelId', 'Whitelabel ID: there is no whitelabel with id 999999'],
+      ['platformId', 'Platform ID: there is no platform with id 999999'],
+      ['buildId', 'Build ID: there is no build with id 999999'],
     ]) {
       const reply = await add({ buildId: ids.build, [field]: 999999 });
       expect(reply.status).toBe(400);

@@ -88,7 +88,7 @@ forEachDialect(
       await gadget({ makerId: a });
       await gadget({ makerId: b });
       expect((await h.admin('DELETE', '/v1/fx/gadget/destroyByFilter')).status).toBe(400);
-      expect((await h.admin('DELETE', '/v1/fx/gadget/destroyByFilter', { query: { makerId: a } })).body.data).toEqual({ count: 2 });
+      expect((await h.admin('DELETE', '/v1/fx/gadget/destroyByFilter', { query: { makerId: a } })).body.data).toEqual({ count: 2, kept: { count: 0, by: [], records: [] } });
       expect((await h.admin('GET', '/v1/fx/gadget/get', { query: { makerId: b } })).body.data.count).toBe(1);
     });
 

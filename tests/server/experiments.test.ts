@@ -66,31 +66,31 @@ forEachDialect('A/B experiments', (h) => {
   });
 
   it.each<[Record<string, string | undefined>, string]>([
-    [{ recordsCount: '11' }, 'versionsDeploymentSettings: the counts add up to 10, not to recordsCount 11'],
+    [{ recordsCount: '11' }, 'Deployment: the counts add up to 10, not to the records count 11'],
     [{ versionsDeploymentSettings: blocks(5, 6) }, 'the counts add up to 11'],
-    [{ probability: '1.5' }, 'probability'],
-    [{ probability: '-0.1' }, 'probability'],
-    [{ recordsCount: '0' }, 'recordsCount'],
-    [{ recordsCount: 'ten' }, 'recordsCount'],
-    [{ platformIds: '[]' }, 'platformIds'],
-    [{ platformIds: '[0]' }, 'platformIds'],
-    [{ platformIds: '[1,' }, 'platformIds'],
-    [{ modelNames: '[" UE55"]' }, 'modelNames'],
-    [{ whitelabelId: '' }, 'whitelabelId'],
-    [{ whitelabelId: '99999' }, 'whitelabelId: no whitelabel with id 99999'],
-    [{ isCollecting: 'maybe' }, 'isCollecting'],
+    [{ probability: '1.5' }, 'Probability must be at most 1'],
+    [{ probability: '-0.1' }, 'Probability must be at least 0'],
+    [{ recordsCount: '0' }, 'Records count'],
+    [{ recordsCount: 'ten' }, 'Records count must be a whole number'],
+    [{ platformIds: '[]' }, 'Platforms'],
+    [{ platformIds: '[0]' }, 'Platforms'],
+    [{ platformIds: '[1,' }, 'Platforms is not valid JSON'],
+    [{ modelNames: '[" UE55"]' }, 'Model names, item 1, is not in the expected form'],
+    [{ whitelabelId: '' }, 'Whitelabel ID'],
+    [{ whitelabelId: '99999' }, 'Whitelabel ID: there is no whitelabel with id 99999'],
+    [{ isCollecting: 'maybe' }, 'Collecting users must be true or false'],
     [{ versionsDeploymentSettings: '[{"count": 10, "colour": "red"}]' }, 'colour'],
-    [{ owner: 'x' }, 'owner'],
-    [{ platformIds: '[{tizen},99999]' }, 'platformIds: no platform with id 99999'],
-    [{ platformIds: '[99998,{tizen},99999]' }, 'platformIds: no platform with id 99998, 99999'],
-    [{ platformIds: '[{tizen},99999999999]' }, 'platformIds: no platform with id 99999999999'],
+    [{ owner: 'x' }, 'owner is not an accepted field'],
+    [{ platformIds: '[{tizen},99999]' }, 'Platforms: there is no platform with id 99999'],
+    [{ platformIds: '[99998,{tizen},99999]' }, 'Platforms: there is no platform with id 99998, 99999'],
+    [{ platformIds: '[{tizen},99999999999]' }, 'Platforms: there is no platform with id 99999999999'],
     [
       { versionsDeploymentSettings: JSON.stringify([{ count: 10, files: { tizen: ['a.js'], androidtv: ['b.js'] } }]) },
-      'versionsDeploymentSettings: group 1 has files for "androidtv", which is not a selected platform',
+      'Deployment: group 1 has files for "androidtv", which is not a selected platform',
     ],
-    [{ platformIds: '[{webos}]' }, 'versionsDeploymentSettings: group 1 has files for "tizen", which is not a selected platform'],
-    [{ isActive: 'true', isCollecting: 'true' }, 'isActive: a new experiment cannot be active while it collects users'],
-    [{ isActive: 'true', isCollecting: undefined }, 'isActive: a new experiment cannot be active while it collects users'],
+    [{ platformIds: '[{webos}]' }, 'Deployment: group 1 has files for "tizen", which is not a selected platform'],
+    [{ isActive: 'true', isCollecting: 'true' }, 'Active: a new experiment cannot be active while it collects users'],
+    [{ isActive: 'true', isCollecting: undefined }, 'Active: a new experiment cannot be active while it collects users'],
   ])('refuses to add an experiment with %j (400 naming it) and stores nothing', async (given, message) => {
     const before = await h.count('experiments');
     // {tizen} stands for that platform's id (known once beforeAll has run); undefined leaves the field out.
@@ -117,7 +117,7 @@ forEachDialect('A/B experiments', (h) => {
   it('refuses on edit a platform that does not exist and files for a platform no longer selected', async () => {
     const id = String((await addExperiment(h)).body.data.id);
     const dangling = await h.admin('POST', '/v1/admin/abtesting/edit', { form: { id, platformIds: `[${platforms.tizen},77777]` } });
-    expect(dangling).toMatchObject({ status: 400, body: { message: 'platformIds: no platform with id 77777' } });
+    expect(dangling).toMatchObject({ status: 400, body: { message: 'Platforms: there is no platform with id 77777' } });
     const dropped = await h.admin('POST', '/v1/admin/abtesting/edit', { form: { id, platformIds: `[${platforms.webos}]` } });
     expect(dropped.status).toBe(400);
     expect(dropped.body.message).toContain('group 1 has files for "tizen", which is not a selected platform');
@@ -142,13 +142,13 @@ forEachDialect('A/B experiments', (h) => {
     expect(edited.body.data).toMatchObject({ recordsCount: 12 });
     const badSum = await h.admin('POST', '/v1/admin/abtesting/edit', { form: { id, recordsCount: '13' } });
     expect(badSum.status).toBe(400);
-    expect(badSum.body.message).toContain('not to recordsCount 13');
+    expect(badSum.body.message).toContain('not to the records count 13');
     const badProbability = await h.admin('POST', '/v1/admin/abtesting/edit', { form: { id, probability: '1.5' } });
     expect(badProbability.status).toBe(400);
-    expect(badProbability.body.message).toContain('probability');
+    expect(badProbability.body.message).toBe('Probability must be at most 1');
     const activated = await h.admin('POST', '/v1/admin/abtesting/edit', { form: { id, isActive: 'true' } });
     expect(activated.status).toBe(400);
-    expect(activated.body.message).toBe('isActive: cannot be changed');
+    expect(activated.body.message).toBe('Active cannot be changed');
   });
 
   it('refuses to switch Active while the experiment collects, and switches it once collecting stops', async () => {
@@ -179,6 +179,15 @@ forEachDialect('A/B experiments', (h) => {
     expect((await h.admin('GET', '/v1/admin/abtesting/users', { query: { id: 'first' } })).status).toBe(400);
   });
 
+  it('lists the users of an existing collection only: no id is a 400, an id that names no experiment a 404', async () => {
+    const users = (query: Record<string, string | number>) => h.admin('GET', '/v1/admin/abtesting/users', { query });
+    expect(await users({})).toMatchObject({ status: 400, body: { message: 'Collection id is required' } });
+    expect(await users({ id: '' })).toMatchObject({ status: 400, body: { message: 'Collection id must be a whole number' } });
+    expect(await users({ id: 'abc' })).toMatchObject({ status: 400, body: { message: 'Collection id must be a whole number' } });
+    expect(await users({ id: 999999 })).toMatchObject({ status: 404, body: { message: 'No experiment with id 999999' } });
+    expect(await users({ id: 99999999999 })).toMatchObject({ status: 404, body: { message: 'No experiment with id 99999999999' } });
+  });
+
   it('deletes a user by appInstallId, answers 404 for an unknown one and needs the field', async () => {
     const id = (await addExperiment(h)).body.data.id;
     await addUsers(h, id, [{ appInstallId: 'gone-1' }, { appInstallId: 'stays-1' }]);
@@ -187,7 +196,7 @@ forEachDialect('A/B experiments', (h) => {
     const left = await h.admin('GET', '/v1/admin/abtesting/users', { query: { id } });
     expect(left.body.data.rows.map((r: { appInstallId: string }) => r.appInstallId)).toEqual(['stays-1']);
     expect((await h.admin('DELETE', '/v1/admin/abtesting/info-for-testing/delete-user', { query: { appInstallId: 'gone-1' } })).status).toBe(404);
-    expect((await h.admin('DELETE', '/v1/admin/abtesting/info-for-testing/delete-user')).body.message).toBe('appInstallId: is required');
+    expect((await h.admin('DELETE', '/v1/admin/abtesting/info-for-testing/delete-user')).body.message).toBe('appInstallId is required');
   });
 
   it('deletes a user from one collection only when the collection id is given (the users screen), from all without it', async () => {
@@ -205,7 +214,7 @@ forEachDialect('A/B experiments', (h) => {
     expect(again).toMatchObject({ status: 404, body: { message: `No experiment user with appInstallId shared-1 in collection ${one}` } });
     const badId = await h.admin('DELETE', '/v1/admin/abtesting/info-for-testing/delete-user', { query: { appInstallId: 'shared-1', id: 'one' } });
     expect(badId.status).toBe(400);
-    expect(badId.body.message).toMatch(/^id: /);
+    expect(badId.body.message).toBe('id is not in the expected form');
     const everywhere = await h.admin('DELETE', '/v1/admin/abtesting/info-for-testing/delete-user', { query: { appInstallId: 'shared-2' } });
     expect(everywhere.body).toEqual({ result: true, data: { count: 2 } });
     expect(await installsOf(one)).toEqual([]);
@@ -213,10 +222,12 @@ forEachDialect('A/B experiments', (h) => {
   });
 
   it('deletes an experiment together with its users', async () => {
+    const before = await h.count('experiment_users');
     const id = (await addExperiment(h)).body.data.id;
     await addUsers(h, id, [{ appInstallId: 'cascade-1' }]);
     expect((await h.admin('DELETE', '/v1/admin/abtesting/destroy', { query: { id } })).status).toBe(200);
-    expect((await h.admin('GET', '/v1/admin/abtesting/users', { query: { id } })).body.data.count).toBe(0);
+    expect((await h.admin('GET', '/v1/admin/abtesting/users', { query: { id } })).status).toBe(404);
+    expect(await h.count('experiment_users')).toBe(before);
   });
 
   it('keeps experiments from a tester', async () => {
@@ -237,11 +248,11 @@ forEachDialect('goals and achieved goals', (h) => {
   });
 
   it.each([
-    [{}, 'goalName'],
-    [{ goalName: '' }, 'goalName'],
-    [{ goalName: 5 }, 'goalName'],
-    [{ goalName: 'x', points: 3 }, 'points'],
-  ])('refuses the goal %j with a 400 naming %s', async (body, field) => {
+    [{}, 'Goal name is required'],
+    [{ goalName: '' }, 'Goal name must not be empty'],
+    [{ goalName: 5 }, 'Goal name must be text'],
+    [{ goalName: 'x', points: 3 }, 'points is not an accepted field'],
+  ])('refuses the goal %j with a 400 saying "%s"', async (body, field) => {
     const reply = await h.admin('POST', '/v1/admin/goalsAbtesting/add', { body });
     expect(reply.status).toBe(400);
     expect(reply.body.message).toContain(field);

@@ -17,17 +17,17 @@ const PAGE = '<html><body><script>alert(document.cookie)</script></body></html>'
 
 it('names the reason a style sheet is refused, escapes decoded', () => {
   expect(cssProblem('@import url(https://evil.example.com/x.css);\nbody { color: red }')).toBe(
-    'the style sheet imports another sheet with @import (line 1); put its rules in this file',
+    'imports another sheet with @import (line 1); put its rules in this file',
   );
   expect(cssProblem('body {}\n@\\69mport "x.css";')).toContain('@import (line 2)');
-  expect(cssProblem('a { background: url(javascript:alert(1)) }')).toBe('the style sheet names a javascript: URL (line 1)');
-  expect(cssProblem('a { background: url(" java\\73 cript:alert(1)") }')).toBe('the style sheet names a javascript: URL (line 1)');
-  expect(cssProblem('a { width: expression(alert(1)) }')).toBe('the style sheet uses expression() (line 1), which runs script');
+  expect(cssProblem('a { background: url(javascript:alert(1)) }')).toBe('names a javascript: URL (line 1)');
+  expect(cssProblem('a { background: url(" java\\73 cript:alert(1)") }')).toBe('names a javascript: URL (line 1)');
+  expect(cssProblem('a { width: expression(alert(1)) }')).toBe('uses expression() (line 1), which runs script');
   expect(cssProblem('a { width: expr\\65 ssion(alert(1)) }')).toContain('expression()');
   expect(cssProblem('a { behavior: url(x.htc) }')).toContain('behavior');
   expect(cssProblem('a { -moz-binding: url(x.xml#x) }')).toContain('-moz-binding');
-  expect(cssProblem('a { color: red')).toBe('the file is not a CSS style sheet');
-  expect(cssProblem('/* nothing but a comment */')).toBe('the file is not a CSS style sheet');
+  expect(cssProblem('a { color: red')).toBe('is not a CSS style sheet');
+  expect(cssProblem('/* nothing but a comment */')).toBe('is not a CSS style sheet');
 });
 
 it('accepts ordinary CSS: images by URL, data images, fonts, media queries, custom properties', () => {

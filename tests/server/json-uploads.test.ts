@@ -7,8 +7,8 @@ import { forEachDialect, type FormFile, type Harness } from './harness.ts';
 const json = (value: unknown, filename = 'data.json'): FormFile => ({ filename, content: JSON.stringify(value), type: 'application/json' });
 
 const areas = [
-  { area: 'localisation', table: 'localisations', field: 'translations', value: { ru: { hello: 'Привет' }, en: { hello: 'Hello' } } },
-  { area: 'wlConfig', table: 'wl_configs', field: 'config', value: { theme: 'dark', features: { epg: true } } },
+  { area: 'localisation', table: 'localisations', field: 'translations', title: 'Translations', value: { ru: { hello: 'Привет' }, en: { hello: 'Hello' } } },
+  { area: 'wlConfig', table: 'wl_configs', field: 'config', title: 'Config', value: { theme: 'dark', features: { epg: true } } },
 ];
 
 forEachDialect('localisations and WL configs', (h: Harness) => {
@@ -17,7 +17,7 @@ forEachDialect('localisations and WL configs', (h: Harness) => {
     for (const name of ['acme', 'zeta']) wl.push((await h.admin('POST', '/v1/admin/whitelabel/add', { form: whitelabelForm(name) })).body.data.id);
   });
 
-  for (const { area, table, field, value } of areas) {
+  for (const { area, table, field, title, value } of areas) {
     const path = (call: string) => `/v1/admin/${area}/${call}`;
     const add = (form: Record<string, string | FormFile>) => h.admin('POST', path('add'), { form });
 
@@ -33,7 +33,7 @@ forEachDialect('localisations and WL configs', (h: Harness) => {
     it(`${area}: refuses a second record for the same whitelabel`, async () => {
       const reply = await add({ whitelabelId: String(wl[0]), [field]: json({}) });
       expect(reply.status).toBe(409);
-      expect(reply.body.message).toBe('whitelabelId: this value is already taken');
+      expect(reply.body.message).toBe('Whitelabel ID is already taken');
     });
 
     it(`${area}: overwrites the file on edit, and refuses a change of whitelabel`, async () => {
@@ -44,7 +44,7 @@ forEachDialect('localisations and WL configs', (h: Harness) => {
       expect(edited.body.data[field]).toEqual(next);
       const moved = await h.admin('POST', path('edit'), { form: { id: String(id), whitelabelId: String(wl[1]) } });
       expect(moved.status).toBe(400);
-      expect(moved.body.message).toBe('whitelabelId: cannot be changed');
+      expect(moved.body.message).toBe('Whitelabel ID cannot be changed');
     });
 
     it(`${area}: switches the active flag with changeIsActive`, async () => {
@@ -55,18 +55,18 @@ forEachDialect('localisations and WL configs', (h: Harness) => {
     });
 
     const hostile: [string, Record<string, string | FormFile>, number, string][] = [
-      ['a file that is not JSON', { [field]: { filename: 'x.json', content: '{"a": ' } }, 400, `${field}: is not valid JSON`],
-      ['a JSON list', { [field]: json(['a', 'b']) }, 400, `${field}: the file must hold a JSON object`],
-      ['a JSON string', { [field]: json('hello') }, 400, `${field}: the file must hold a JSON object`],
-      ['an HTML page', { [field]: { filename: 'x.json', content: '<html><body>hi</body></html>' } }, 400, `${field}: is not valid JSON`],
-      ['a PNG', { [field]: { filename: 'x.json', content: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe]) } }, 400, `${field}: the file is not UTF-8 text`],
-      ['a prototype-poisoning key', { [field]: { filename: 'x.json', content: '{"__proto__": {"admin": true}}' } }, 400, `${field}: is not valid JSON`],
-      ['an oversized file', { [field]: { filename: 'x.json', content: `{"a":"${'x'.repeat(2_100_000)}"}` } }, 413, `${field}: the file is larger than 2097152 bytes`],
-      ['a file name with ../', { [field]: json({}, '../../etc/passwd') }, 400, `${field}: the file name "../../etc/passwd" must not contain a path`],
-      ['a dangling whitelabel', { whitelabelId: '999999' }, 400, 'whitelabelId: no whitelabel with id 999999'],
-      ['a whitelabel id that is not a number', { whitelabelId: 'acme' }, 400, 'whitelabelId: must be integer'],
-      ['an unknown field', { colour: 'red' }, 400, 'colour: is not an accepted field'],
-      ['a file in a text field', { isActive: json(true) }, 400, 'isActive: must be a text field, not a file'],
+      ['a file that is not JSON', { [field]: { filename: 'x.json', content: '{"a": ' } }, 400, `${title} is not valid JSON`],
+      ['a JSON list', { [field]: json(['a', 'b']) }, 400, `${title} must hold a JSON object`],
+      ['a JSON string', { [field]: json('hello') }, 400, `${title} must hold a JSON object`],
+      ['an HTML page', { [field]: { filename: 'x.json', content: '<html><body>hi</body></html>' } }, 400, `${title} is not valid JSON`],
+      ['a PNG', { [field]: { filename: 'x.json', content: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe]) } }, 400, `${title} is not UTF-8 text`],
+      ['a prototype-poisoning key', { [field]: { filename: 'x.json', content: '{"__proto__": {"admin": true}}' } }, 400, `${title} is not valid JSON`],
+      ['an oversized file', { [field]: { filename: 'x.json', content: `{"a":"${'x'.repeat(2_100_000)}"}` } }, 413, `${title} is larger than 2097152 bytes`],
+      ['a file name with ../', { [field]: json({}, '../../etc/passwd') }, 400, `${title}: the file name "../../etc/passwd" must not contain a path`],
+      ['a dangling whitelabel', { whitelabelId: '999999' }, 400, 'Whitelabel ID: there is no whitelabel with id 999999'],
+      ['a whitelabel id that is not a number', { whitelabelId: 'acme' }, 400, 'Whitelabel ID must be a whole number'],
+      ['an unknown field', { colour: 'red' }, 400, 'colour is not an accepted field'],
+      ['a file in a text field', { isActive: json(true) }, 400, 'Active must be a text field, not a file'],
     ];
     for (const [what, change, status, message] of hostile) {
       it(`${area}: refuses ${what} with ${status} and stores nothing`, async () => {
@@ -79,8 +79,8 @@ forEachDialect('localisations and WL configs', (h: Harness) => {
     }
 
     it(`${area}: requires the whitelabel and the file`, async () => {
-      expect((await add({ whitelabelId: String(wl[1]) })).body.message).toBe(`${field}: is required`);
-      expect((await add({ [field]: json({}) })).body.message).toBe('whitelabelId: is required');
+      expect((await add({ whitelabelId: String(wl[1]) })).body.message).toBe(`${title} is required`);
+      expect((await add({ [field]: json({}) })).body.message).toBe('Whitelabel ID is required');
     });
 
     it(`${area}: deletes with DELETE destroy, for admins and developers only`, async () => {

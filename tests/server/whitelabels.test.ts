@@ -52,28 +52,28 @@ forEachDialect('whitelabels', (h) => {
     const { cssConfig: _dropped, ...withoutCss } = whitelabelForm('nocss');
     const reply = await add(withoutCss);
     expect(reply.status).toBe(400);
-    expect(reply.body.message).toBe('cssConfig: is required');
+    expect(reply.body.message).toBe('CSS is required');
   });
 
   const hostile: [string, Record<string, string | FormFile>, number, string][] = [
-    ['a logo of the wrong size', { imageHD: png(plainPng(1280, 719)) }, 400, 'imageHD: the image is 1280x719, it must be 1280x720'],
-    ['the HD logo in the FullHD field', { imageFHD: png(HD()) }, 400, 'imageFHD: the image is 1280x720, it must be 1920x1080'],
-    ['a text file named .png', { imageHD: png(Buffer.from('just some text, honest')) }, 400, 'imageHD: the file is not a PNG image'],
-    ['a truncated PNG', { imageHD: png(HD().subarray(0, 200)) }, 400, 'imageHD: the file is not a PNG image'],
-    ['an SVG as a logo', { imageHD: png(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="720"/>'), 'logo.svg') }, 400, 'imageHD: the file is not a PNG image'],
-    ['an HTML page as the CSS', { cssConfig: css('<html><body><script>alert(1)</script></body></html>') }, 400, 'cssConfig: the file is not a CSS style sheet'],
-    ['an SVG as the CSS', { cssConfig: css('<svg><style>body{}</style></svg>') }, 400, 'cssConfig: the file is not a CSS style sheet'],
-    ['plain text as the CSS', { cssConfig: css('hello world') }, 400, 'cssConfig: the file is not a CSS style sheet'],
-    ['a PNG as the CSS', { cssConfig: { filename: 'x.css', content: HD() } }, 400, 'cssConfig: the file is not UTF-8 text'],
-    ['an oversized logo', { imageHD: png(Buffer.concat([HD(), Buffer.alloc(2_100_000)])) }, 413, 'imageHD: the file is larger than 2097152 bytes'],
-    ['a file name with ../', { imageHD: png(HD(), '../../panel.png') }, 400, 'imageHD: the file name "../../panel.png" must not contain a path'],
-    ['a logo sent as text', { imageHD: 'https://evil.example.com/logo.png' }, 400, 'imageHD: must be an uploaded file'],
-    ['a file in a text field', { feUrl: { filename: 'x.txt', content: 'https://x.io' } }, 400, 'feUrl: must be a text field, not a file'],
-    ['bad JSON in the deploy configuration', { deployConfiguration: '{region: eu' }, 400, 'deployConfiguration: is not valid JSON'],
-    ['a JSON list as the deploy configuration', { deployConfiguration: '[1,2]' }, 400, 'deployConfiguration: must be object'],
-    ['a name that is a path', { name: '../etc' }, 400, 'name: must match pattern'],
-    ['an unknown field', { color: 'red' }, 400, 'color: is not an accepted field'],
-    ['a wrong type', { maxVersion: 'latest' }, 400, 'maxVersion: must match format "semver"'],
+    ['a logo of the wrong size', { imageHD: png(plainPng(1280, 719)) }, 400, 'Logo 1280x720 (PNG) is a 1280x719 image; it must be 1280x720'],
+    ['the HD logo in the FullHD field', { imageFHD: png(HD()) }, 400, 'Logo 1920x1080 (PNG) is a 1280x720 image; it must be 1920x1080'],
+    ['a text file named .png', { imageHD: png(Buffer.from('just some text, honest')) }, 400, 'Logo 1280x720 (PNG) is not a PNG image'],
+    ['a truncated PNG', { imageHD: png(HD().subarray(0, 200)) }, 400, 'Logo 1280x720 (PNG) is not a PNG image'],
+    ['an SVG as a logo', { imageHD: png(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="720"/>'), 'logo.svg') }, 400, 'Logo 1280x720 (PNG) is not a PNG image'],
+    ['an HTML page as the CSS', { cssConfig: css('<html><body><script>alert(1)</script></body></html>') }, 400, 'CSS is not a CSS style sheet'],
+    ['an SVG as the CSS', { cssConfig: css('<svg><style>body{}</style></svg>') }, 400, 'CSS is not a CSS style sheet'],
+    ['plain text as the CSS', { cssConfig: css('hello world') }, 400, 'CSS is not a CSS style sheet'],
+    ['a PNG as the CSS', { cssConfig: { filename: 'x.css', content: HD() } }, 400, 'CSS is not UTF-8 text'],
+    ['an oversized logo', { imageHD: png(Buffer.concat([HD(), Buffer.alloc(2_100_000)])) }, 413, 'Logo 1280x720 (PNG) is larger than 2097152 bytes'],
+    ['a file name with ../', { imageHD: png(HD(), '../../panel.png') }, 400, 'Logo 1280x720 (PNG): the file name "../../panel.png" must not contain a path'],
+    ['a logo sent as text', { imageHD: 'https://evil.example.com/logo.png' }, 400, 'Logo 1280x720 (PNG) must be an uploaded file'],
+    ['a file in a text field', { feUrl: { filename: 'x.txt', content: 'https://x.io' } }, 400, 'FE URL must be a text field, not a file'],
+    ['bad JSON in the deploy configuration', { deployConfiguration: '{region: eu' }, 400, 'Deploy configuration is not valid JSON'],
+    ['a JSON list as the deploy configuration', { deployConfiguration: '[1,2]' }, 400, 'Deploy configuration must be a JSON object'],
+    ['a name that is a path', { name: '../etc' }, 400, 'Name is not in the expected form: letters, digits, - and _: it names the asset files'],
+    ['an unknown field', { color: 'red' }, 400, 'color is not an accepted field'],
+    ['a wrong type', { maxVersion: 'latest' }, 400, 'Max version must be a version XX.YY.ZZ, like 01.20.34'],
   ];
   for (const [what, change, status, message] of hostile) {
     it(`refuses ${what} with ${status} and stores nothing`, async () => {
@@ -95,7 +95,7 @@ forEachDialect('whitelabels', (h) => {
     const other = plainPng(1280, 720, [200, 0, 0]);
     const reply = await add(whitelabelForm('twice', { imageHD: png(other) }));
     expect(reply.status).toBe(409);
-    expect(reply.body.message).toBe('name: this value is already taken');
+    expect(reply.body.message).toBe('Name is already taken');
     expect((await h.app.inject({ url: '/whitelabels/twice_1280x720.png' })).rawPayload.equals(HD())).toBe(true);
   });
 
@@ -117,7 +117,7 @@ forEachDialect('whitelabels', (h) => {
     const id = (await add(whitelabelForm('fixedname'))).body.data.id;
     const reply = await h.admin('POST', '/v1/admin/whitelabel/edit', { form: { id: String(id), name: 'renamed' } });
     expect(reply.status).toBe(400);
-    expect(reply.body.message).toBe('name: cannot be changed');
+    expect(reply.body.message).toBe('Name cannot be changed');
   });
 
   it('refuses a bad logo on edit and keeps the stored one', async () => {

@@ -21,26 +21,26 @@ describe('experiment rules', () => {
 
   it('refuses counts that do not add up to the records count', () => {
     const problems = experimentProblems({ ...valid, recordsCount: 11 });
-    expect(problems).toEqual(['versionsDeploymentSettings: the counts add up to 10, not to recordsCount 11']);
+    expect(problems).toEqual(['Deployment: the counts add up to 10, not to the records count 11']);
   });
 
   it('refuses a missing whitelabel, a missing first platform and an empty or zero records count', () => {
-    expect(experimentProblems({ ...valid, whitelabelId: null })[0]).toMatch(/^whitelabelId/);
-    expect(experimentProblems({ ...valid, platformIds: [null, 3] })[0]).toMatch(/^platformIds/);
-    expect(experimentProblems({ ...valid, recordsCount: 0 })[0]).toMatch(/^recordsCount/);
-    expect(experimentProblems({ ...valid, recordsCount: '' })[0]).toMatch(/^recordsCount/);
+    expect(experimentProblems({ ...valid, whitelabelId: null })[0]).toBe('Whitelabel ID is required');
+    expect(experimentProblems({ ...valid, platformIds: [null, 3] })[0]).toBe('Platforms: the first platform is required');
+    expect(experimentProblems({ ...valid, recordsCount: 0 })[0]).toBe('Records count must be a number other than 0');
+    expect(experimentProblems({ ...valid, recordsCount: '' })[0]).toBe('Records count must be a number other than 0');
   });
 
   it('refuses a probability outside 0 to 1 and accepts both ends', () => {
-    expect(experimentProblems({ ...valid, probability: 1.5 })).toEqual(['probability: must be between 0 and 1']);
-    expect(experimentProblems({ ...valid, probability: -0.1 })).toEqual(['probability: must be between 0 and 1']);
+    expect(experimentProblems({ ...valid, probability: 1.5 })).toEqual(['Probability must be between 0 and 1']);
+    expect(experimentProblems({ ...valid, probability: -0.1 })).toEqual(['Probability must be between 0 and 1']);
     expect(experimentProblems({ ...valid, probability: 0 })).toEqual([]);
     expect(experimentProblems({ ...valid, probability: 1 })).toEqual([]);
   });
 
   it('keeps the probability rule when random save is off: the field is only disabled, its value still counts', () => {
     expect(experimentProblems({ ...valid, isRandomSaveEnable: false, probability: 0.3 })).toEqual([]);
-    expect(experimentProblems({ ...valid, isRandomSaveEnable: false, probability: 1.5 })).toEqual(['probability: must be between 0 and 1']);
+    expect(experimentProblems({ ...valid, isRandomSaveEnable: false, probability: 1.5 })).toEqual(['Probability must be between 0 and 1']);
   });
 
   it('refuses files keyed by a platform that is not selected, once platform names are known', () => {
@@ -52,7 +52,7 @@ describe('experiment rules', () => {
     });
     expect(experimentProblems(withFiles(['tizen', 'webos'], []), { platformNames })).toEqual([]);
     expect(experimentProblems(withFiles(['tizen'], ['androidtv']), { platformNames })).toEqual([
-      'versionsDeploymentSettings: group 2 has files for "androidtv", which is not a selected platform',
+      'Deployment: group 2 has files for "androidtv", which is not a selected platform',
     ]);
     // Without names (nothing to compare with) the keys are not judged.
     expect(experimentProblems(withFiles(['androidtv']))).toEqual([]);
@@ -61,7 +61,7 @@ describe('experiment rules', () => {
   });
 
   it('refuses a new experiment that is active while it collects, and leaves edits alone', () => {
-    const message = 'isActive: a new experiment cannot be active while it collects users';
+    const message = 'Active: a new experiment cannot be active while it collects users';
     expect(experimentProblems({ ...valid, isActive: true, isCollecting: true }, { creating: true })).toEqual([message]);
     expect(experimentProblems({ ...valid, isActive: true, isCollecting: false }, { creating: true })).toEqual([]);
     expect(experimentProblems({ ...newExperiment(), ...valid }, { creating: true })).toEqual([]);

@@ -5,6 +5,8 @@ export interface Notice {
   severity: 'success' | 'error' | 'info' | 'warning';
   title?: string;
   text: string;
+  /** A second line under the text, e.g. what a bulk delete kept. */
+  detail?: string;
 }
 
 let nextId = 1;

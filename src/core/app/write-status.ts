@@ -6,7 +6,8 @@ export type WriteStatus = 'empty' | 'pending' | 'success' | 'error';
 
 /**
  * One write request's state (SPEC 4): empty -> pending -> success | error, with the notices of the spec.
- * `run` resolves true on success and false on failure (the error text stays in `error`).
+ * `run` resolves true on success and false on failure (the error text stays in `error`); `detail` may turn the
+ * answer into a second line of the Success notice ("Deleted 12 builds; kept 3 used by combinations: ...").
  * @example const write = useWrite('Add'); await write.run(() => provider.call(action, values));
  */
 export function useWrite(label: string) {
@@ -15,14 +16,14 @@ export function useWrite(label: string) {
   /** The last failure itself (an HttpError), for callers that act on its kind: a stale edit offers a reload. */
   const [failure, setFailure] = useState<unknown>(null);
   const run = useCallback(
-    async (fn: () => Promise<unknown>): Promise<boolean> => {
+    async (fn: () => Promise<unknown>, detail?: (answer: unknown) => string | undefined): Promise<boolean> => {
       setStatus('pending');
       setError(null);
       setFailure(null);
       try {
-        await fn();
+        const answer = await fn();
         setStatus('success');
-        notify({ severity: 'success', title: `${label} request status`, text: 'Success' });
+        notify({ severity: 'success', title: `${label} request status`, text: 'Success', detail: detail?.(answer) });
         return true;
       } catch (e) {
         const text = writeErrorText(e);

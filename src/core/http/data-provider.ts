@@ -39,13 +39,16 @@ function toText(value: unknown): string {
 }
 
 function isEmpty(value: unknown): boolean {
-  return value === undefined || value === null || value === '';
+  return value === undefined || value === '';
 }
 
-/** The query string of a call: empty values are left out, objects and arrays are sent as JSON text. */
+/**
+ * The query string of a call: empty values are left out, null is sent empty (the server stores null for a field
+ * that may be empty: a cleared field on edit), objects and arrays are sent as JSON text.
+ */
 export function toQuery(params: Params = {}): string {
   const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) if (!isEmpty(value)) search.set(key, toText(value));
+  for (const [key, value] of Object.entries(params)) if (!isEmpty(value)) search.set(key, value === null ? '' : toText(value));
   const text = search.toString();
   return text ? `?${text}` : '';
 }
@@ -84,7 +87,7 @@ export function createDataProvider(options: DataProviderOptions): DataProvider {
       const form = new FormData();
       for (const [key, value] of Object.entries(params)) {
         if (isEmpty(value)) continue;
-        form.append(key, value instanceof Blob ? value : toText(value));
+        form.append(key, value instanceof Blob ? value : value === null ? '' : toText(value));
       }
       body = form;
     }

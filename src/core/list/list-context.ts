@@ -8,8 +8,12 @@ export interface ListContextValue {
   role: Role;
   /** Route parameters mapped to call parameters (`screen.routeParams`), sent with every call of the screen. */
   callParams: Record<string, string>;
-  /** The filters the list was loaded with (destroyByFilter sends them). */
+  /** The filters the list was loaded with. */
   appliedFilters: Record<string, string>;
+  /** What the filter box shows, applied or not yet (Delete By Filter acts on it). */
+  draftFilters: Record<string, string>;
+  /** Applies filters to the list, as Enter in the filter box does. */
+  applyFilters: (filters: Record<string, string>) => void;
   reload: () => void;
 }
 

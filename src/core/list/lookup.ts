@@ -1,6 +1,7 @@
 import useSWR from 'swr';
 import { actionOfKind } from '../access/access';
 import { usePanel } from '../app/panel';
+import { recordLabelField } from '../manifest/fields';
 import type { Manifest } from '../manifest/types';
 import { session } from '../session/session';
 import { useStore } from '../store';
@@ -10,12 +11,6 @@ const NO_ROWS: Record<string, unknown>[] = [];
 export interface LookupOption {
   id: number | string;
   label: string;
-}
-
-/** The field that names a record: `recordLabel`, else `name` when declared, else `id`. */
-export function recordLabelField(manifest: Manifest): string {
-  if (manifest.recordLabel) return manifest.recordLabel;
-  return manifest.record?.properties.name ? 'name' : 'id';
 }
 
 /** lookupLabel(whitelabel, {id: 3, name: 'Acme'}) === '3 — Acme' */
@@ -28,9 +23,10 @@ export function lookupLabel(manifest: Manifest, row: Record<string, unknown>): s
 /**
  * The rows of another entity for a select (SPEC 7 "Lookups for selects": a page of 30 or 1000 rows).
  * `allowed` is false when the caller's role may not list that entity; the field then falls back to typing an id.
+ * With `valueField` (e.g. `name`) each option's value is that field of the row, labelled by it alone.
  * @example const { options } = useLookup('whitelabel', 1000)
  */
-export function useLookup(entity: string | undefined, pageSize = 1000) {
+export function useLookup(entity: string | undefined, pageSize = 1000, valueField?: string) {
   const panel = usePanel();
   const role = useStore(session).user?.role;
   const manifest = entity ? panel.manifests.byEntity.get(entity) : undefined;
@@ -38,6 +34,10 @@ export function useLookup(entity: string | undefined, pageSize = 1000) {
   const { data, error, isLoading } = useSWR(action ? ['lookup', action.path, pageSize] : null, () =>
     panel.provider.list<Record<string, unknown>>(action!, { page: 1, pageSize }),
   );
-  const options: LookupOption[] = manifest && data ? data.rows.map((row) => ({ id: row.id as number, label: lookupLabel(manifest, row) })) : [];
+  const options: LookupOption[] = !manifest || !data
+    ? []
+    : valueField && valueField !== 'id'
+      ? [...new Set(data.rows.map((row) => row[valueField]).filter((v) => v !== null && v !== undefined && v !== '').map(String))].map((v) => ({ id: v, label: v }))
+      : data.rows.map((row) => ({ id: row.id as number, label: lookupLabel(manifest, row) }));
   return { options, rows: data?.rows ?? NO_ROWS, allowed: Boolean(action), isLoading, error: error as Error | undefined };
 }

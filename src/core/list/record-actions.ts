@@ -1,5 +1,6 @@
 import { matches } from '../access/access';
-import type { ActionDecl, Manifest } from '../manifest/types';
+import { countNoun, pluralNoun } from '../manifest/fields';
+import type { ActionDecl, FieldSchema, Manifest } from '../manifest/types';
 
 type Row = Record<string, unknown>;
 
@@ -30,12 +31,15 @@ function writableFields(manifest: Manifest): string[] {
 
 /** A create call's fields: the form's writable fields that hold a value. */
 export function createPayload(manifest: Manifest, values: Row): Row {
-  return Object.fromEntries(writableFields(manifest).filter((f) => values[f] !== undefined).map((f) => [f, values[f]]));
+  return Object.fromEntries(writableFields(manifest).filter((f) => values[f] !== undefined && values[f] !== null).map((f) => [f, values[f]]));
 }
+
+const mayBeNull = (schema: FieldSchema | undefined) => Array.isArray(schema?.type) && schema.type.includes('null');
 
 /**
  * An update call's fields: the key from the row, then `writable` + `locked` (when declared) or the form's
- * writable fields. A writeOnly field left empty on edit is not sent.
+ * writable fields. A writeOnly field left empty on edit is not sent; a field the user emptied that may be empty
+ * is sent as null, so the stored value goes (a field left out would keep it).
  */
 export function updatePayload(manifest: Manifest, action: ActionDecl, row: Row, values: Row): Row {
   const props = manifest.record?.properties ?? {};
@@ -43,6 +47,11 @@ export function updatePayload(manifest: Manifest, action: ActionDecl, row: Row, 
   const payload: Row = { ...keyParams(row, action), ...versionOf(manifest, row) };
   for (const f of fields) {
     const value = values[f];
+    const empty = value === undefined || value === null || value === '';
+    if (empty && mayBeNull(props[f]) && !manifest.storage?.files?.[f]) {
+      if (row[f] !== undefined && row[f] !== null) payload[f] = null;
+      continue;
+    }
     if (value === undefined || (props[f]?.writeOnly && value === '')) continue;
     payload[f] = value;
   }
@@ -60,4 +69,27 @@ export function actionLabel(action: ActionDecl, fallback = 'Request'): string {
     destroyByFilter: 'Delete by filter',
   };
   return byKind[action.kind] ?? fallback;
+}
+
+/** What destroyAll and destroyByFilter answer: how many went, and which rows other records still use. */
+export interface BulkDeleteAnswer {
+  count: number;
+  kept?: { count: number; by: string[]; records: { id: number; label: string }[] };
+}
+
+/**
+ * The notice line of a bulk delete: "Deleted 12 builds; kept 3 used by combinations: a, b, c".
+ * `manifestOf` finds the manifests of the entities that use the kept rows, to name them.
+ */
+export function bulkDeleteText(manifest: Manifest, answer: unknown, manifestOf: (entity: string) => Manifest | undefined): string | undefined {
+  const { count, kept } = (answer ?? {}) as Partial<BulkDeleteAnswer>;
+  if (typeof count !== 'number') return undefined;
+  const deleted = `Deleted ${countNoun(manifest, count)}`;
+  if (!kept?.count) return deleted;
+  const users = kept.by.map((entity) => {
+    const other = manifestOf(entity);
+    return other ? pluralNoun(other) : entity;
+  });
+  const more = kept.count > kept.records.length ? ` and ${kept.count - kept.records.length} more` : '';
+  return `${deleted}; kept ${kept.count} used by ${users.join(' and ')}: ${kept.records.map((r) => r.label).join(', ')}${more}`;
 }

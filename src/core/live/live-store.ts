@@ -1,4 +1,5 @@
 import { createStore } from '../store';
+import { mergeWlStatuses } from './wl-statuses';
 
 export interface LiveItem {
   type: string;
@@ -24,7 +25,7 @@ const initial: LiveState = { connected: false, console: [], buildsErrors: [], bu
 
 export const live = createStore<LiveState>(initial);
 
-/** Applies one `dataQueue` batch: console lines append (capped), the other types replace their panel's data. */
+/** Applies one `dataQueue` batch: console lines append (capped), wlStatuses merge per whitelabel, the others replace their panel's data. */
 export function applyBatch(state: LiveState, batch: unknown): LiveState {
   if (!Array.isArray(batch)) return state;
   let next = state;
@@ -39,11 +40,13 @@ export function applyBatch(state: LiveState, batch: unknown): LiveState {
       }
       case 'buildsErrors':
       case 'buildsStatuses':
-      case 'wlStatuses':
         next = { ...next, [raw.type]: raw.data };
         break;
       case 'pipelines':
         next = { ...next, pipelines: raw.data };
+        break;
+      case 'wlStatuses':
+        next = { ...next, wlStatuses: mergeWlStatuses(next.wlStatuses, raw.data) };
         break;
       default:
         break;

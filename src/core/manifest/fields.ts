@@ -38,10 +38,12 @@ export function detailFields(manifest: Manifest): string[] {
 }
 
 /**
- * One record of a manifest in words, for titles: recordNoun({title: 'Tester IP addresses'}) === 'tester IP address'.
- * The first letter is lowered unless the word is an acronym ('WL config').
+ * One record of a manifest in words, for titles: its `noun`, else the title made singular:
+ * recordNoun({title: 'Tester IP addresses'}) === 'tester IP address'. The first letter is lowered unless the
+ * word is an acronym ('WL config').
  */
 export function recordNoun(manifest: Manifest): string {
+  if (manifest.noun) return manifest.noun;
   const title = manifest.title;
   const singular = /sses$/.test(title) ? title.slice(0, -2) : /ies$/.test(title) ? `${title.slice(0, -3)}y` : title.replace(/s$/, '');
   return /^[A-Z][a-z]/.test(singular) ? singular[0].toLowerCase() + singular.slice(1) : singular;
@@ -57,4 +59,27 @@ export function formatValue(value: unknown, schema?: FieldSchema): string {
   }
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
+}
+
+/** The field that names a record in lookups and messages: `recordLabel`, else `name` when declared, else `id`. */
+export function recordLabelField(manifest: Manifest): string {
+  if (manifest.recordLabel) return manifest.recordLabel;
+  return manifest.record?.properties.name ? 'name' : 'id';
+}
+
+const pluralWord = (word: string) =>
+  /[^aeiou]y$/.test(word) ? `${word.slice(0, -1)}ies` : /(s|x|ch|sh)$/.test(word) ? `${word}es` : `${word}s`;
+
+/** Several records in words: pluralNoun(build) === 'builds', 'app version on test' -> 'app versions on test'. */
+export function pluralNoun(manifest: Manifest): string {
+  const one = recordNoun(manifest);
+  const split = one.search(/ (on|of|for|in) /);
+  const head = split < 0 ? one : one.slice(0, split);
+  const tail = split < 0 ? '' : one.slice(split);
+  return head.replace(/(\S+)$/, (word) => pluralWord(word)) + tail;
+}
+
+/** countNoun(build, 1) === '1 build', countNoun(build, 3) === '3 builds'. */
+export function countNoun(manifest: Manifest, count: number): string {
+  return `${count} ${count === 1 ? recordNoun(manifest) : pluralNoun(manifest)}`;
 }

@@ -67,6 +67,10 @@ export interface FilterDecl {
   label?: string;
   widget?: string;
   lookup?: string;
+  /** The lookup rows' field the filter sends (default id): `name` for a column that holds names. */
+  lookupValue?: string;
+  /** The list needs this filter; on a relation's field, a value that names no record is a 404. */
+  required?: boolean;
 }
 
 export interface ColumnDecl {
@@ -181,6 +185,8 @@ export interface Manifest {
   table?: string;
   provides?: 'accounts' | 'audit-log';
   recordLabel?: string;
+  /** One record in words ('goal'), for titles and messages; default: the title made singular. */
+  noun?: string;
   record?: RecordSchema;
   storage?: {
     unique?: string[][];

@@ -135,6 +135,9 @@ function crossCheck(manifests: { file: string; m: Manifest }[]): void {
       if (params.has(param)) fail(`/list/filters/${i}`, `filter parameter "${param}" is declared twice`);
       params.add(param);
       if (f.lookup && !byEntity.has(f.lookup)) fail(`/list/filters/${i}/lookup`, `entity "${f.lookup}" does not exist`);
+      if (f.lookupValue && !(f.lookup && byEntity.get(f.lookup)?.record?.properties[f.lookupValue])) {
+        fail(`/list/filters/${i}/lookupValue`, `the lookup entity has no field "${f.lookupValue}"`);
+      }
     });
     list.columns?.forEach((c, i) => {
       shown(c.field, `/list/columns/${i}/field`);

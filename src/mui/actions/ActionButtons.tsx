@@ -10,11 +10,13 @@ import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import PlayArrow from '@mui/icons-material/PlayArrowOutlined';
 import { useState, type ReactNode } from 'react';
+import { actionOfKind } from '../../core/access/access';
 import { usePanel } from '../../core/app/panel';
 import { useWrite } from '../../core/app/write-status';
-import { hasFilter } from '../../core/list/list-query';
+import { filterParam, hasFilter } from '../../core/list/list-query';
 import { useListContext } from '../../core/list/list-context';
-import { actionLabel, keyParams, refusal } from '../../core/list/record-actions';
+import { actionLabel, bulkDeleteText, keyParams, refusal } from '../../core/list/record-actions';
+import { countNoun, fieldLabel } from '../../core/manifest/fields';
 import type { ActionDecl, FieldSchema } from '../../core/manifest/types';
 import { LookupSelect } from '../LookupSelect';
 import { useConfirm } from '../ConfirmDialog';
@@ -86,7 +88,7 @@ function InputDialog({ title, schema, pending, onCancel, onSubmit }: { title: st
  */
 export function ActionButton({ name, action, row, icon }: { name: string; action: ActionDecl; row?: Row; icon?: ReactNode }) {
   const panel = usePanel();
-  const { callParams, appliedFilters, reload } = useListContext();
+  const { manifest, role, callParams, draftFilters, applyFilters, reload } = useListContext();
   const label = actionLabel(action, name);
   const write = useWrite(label);
   const { confirm, alert, dialog } = useConfirm();
@@ -99,15 +101,39 @@ export function ActionButton({ name, action, row, icon }: { name: string; action
   async function run(input: Row = {}) {
     const params: Row = { ...callParams, ...input };
     if (row) Object.assign(params, keyParams(row, action));
+    let detail: string | undefined;
     if (action.kind === 'destroyByFilter') {
-      if (!hasFilter(appliedFilters)) return alert(action.ui?.requireFilter ?? 'Fill some filter input');
-      Object.assign(params, appliedFilters);
+      // What the filter box shows is what gets deleted: applied first, so the list behind the question shows it too.
+      const filters = Object.fromEntries(Object.entries(draftFilters).filter(([, v]) => v.trim() !== '').map(([k, v]) => [k, v.trim()]));
+      if (!hasFilter(filters)) return alert(action.ui?.requireFilter ?? 'Fill some filter input');
+      applyFilters(filters);
+      Object.assign(params, filters);
+      detail = await matchingText(filters);
     }
     const question = action.ui?.confirm ?? (action.kind === 'destroy' ? 'Delete this item?' : undefined);
-    if (question && !(await confirm(question))) return;
-    if (await write.run(() => panel.provider.call(action, params))) {
+    if (question && !(await confirm(question, detail))) return;
+    const bulk = action.kind === 'destroyAll' || action.kind === 'destroyByFilter';
+    const summary = bulk ? (answer: unknown) => bulkDeleteText(manifest, answer, (entity) => panel.manifests.byEntity.get(entity)) : undefined;
+    if (await write.run(() => panel.provider.call(action, params), summary)) {
       setAsking(false);
       reload();
+    }
+  }
+
+  /** "3 builds match Whitelabel = acme", from a count of the list with those filters. */
+  async function matchingText(filters: Row): Promise<string | undefined> {
+    const list = actionOfKind(manifest, 'list', role);
+    if (!list) return undefined;
+    const labelOf = (param: string) => {
+      const filter = manifest.list?.filters?.find((f) => filterParam(f) === param);
+      return filter?.label ?? fieldLabel(manifest, filter?.field ?? param);
+    };
+    const shown = Object.entries(filters).map(([param, value]) => `${labelOf(param)} = ${String(value)}`).join(', ');
+    try {
+      const { count } = await panel.provider.list(list[1], { ...callParams, ...filters, page: 1, pageSize: 1 });
+      return `${countNoun(manifest, count)} ${count === 1 ? 'matches' : 'match'} ${shown}.`;
+    } catch {
+      return `Filter: ${shown}.`;
     }
   }
 

@@ -7,6 +7,7 @@ import Tooltip from '@mui/material/Tooltip';
 import { notify } from '../../core/app/notices';
 import { truncateText } from '../../core/list/presentation';
 import type { CellProps } from '../../registry/override-types';
+import { OverflowText } from './OverflowText';
 
 /** `cell: "link"`: the URL as a link that opens in a new tab, cut at `truncate`. */
 export function LinkCell({ value, column }: CellProps) {
@@ -47,9 +48,7 @@ export function CopyCell({ value, column }: CellProps) {
   const label = column.label ?? column.field;
   return (
     <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', minWidth: 0, height: '100%' }}>
-      <span style={{ overflow: 'hidden', textOverflow: 'ellipsis' }} title={text}>
-        {text}
-      </span>
+      <OverflowText text={text} />
       <Tooltip title={`Copy ${label}`}>
         <IconButton
           size="small"

@@ -14,10 +14,11 @@ export function ToggleCell({ value, row, column }: CellProps) {
   const { manifest, role, reload, callParams } = useListContext();
   const panel = usePanel();
   const action = Object.values(manifest.actions).find((a) => a.kind === 'toggle' && a.field === column.field);
-  const write = useWrite(action ? actionLabel(action) : 'Change');
+  const label = column.label ?? column.field;
+  // The notice names the switch it flipped ("Change active request status"), unless the manifest labels the call.
+  const write = useWrite(action ? actionLabel(action, `Change ${label.toLowerCase()}`) : 'Change');
   const allowed = Boolean(action && action.roles.includes(role));
   const refused = action ? refusal(row, action) : null;
-  const label = column.label ?? column.field;
   const control = (
     <Switch
       size="small"

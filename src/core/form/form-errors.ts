@@ -1,0 +1,27 @@
+// The form's validation errors in the words of the server's 400s (src/core/manifest/error-text.ts), so a bad value
+// reads the same sentence under the field as in the notice of a refused write.
+import { describeProblem } from '../manifest/error-text';
+import type { FieldSchema } from '../manifest/types';
+
+/** An error as RJSF's ajv validator reports it: `property` is `.field` or `.field.0` (with the missing field for `required`). */
+export interface FormValidationError {
+  name?: string;
+  property?: string;
+  params?: Record<string, unknown>;
+  message?: string;
+}
+
+/**
+ * The sentence of one form error; `props` are the form's fields with the titles they are shown under.
+ * @example formErrorText({ name: 'format', property: '.maxVersion', params: { format: 'semver' } }, { maxVersion: { title: 'Max version' } })
+ *   // 'Max version must be a version XX.YY.ZZ, like 01.20.34'
+ */
+export function formErrorText(error: FormValidationError, props: Record<string, FieldSchema | undefined>): string {
+  const params = error.params ?? {};
+  const path = (error.property ?? '').replace(/^\./, '').split('.').filter(Boolean);
+  if (error.name === 'additionalProperties') path.push(String(params.additionalProperty));
+  return describeProblem(path, error.name ?? '', params, props, error.message);
+}
+
+/** The top field an error is about ('customBuildUrls' for `.customBuildUrls.0`). */
+export const errorField = (error: FormValidationError) => (error.property ?? '').replace(/^\./, '').split('.')[0];
