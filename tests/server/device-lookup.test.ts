@@ -279,14 +279,14 @@ forEachDialect('device lookup', (h) => {
 
     it('answers 400 for malformed JSON in platform, an oversized value, an address that is not one, and an unknown parameter', async () => {
       const cases: [Record<string, string>, RegExp][] = [
-        [{ whitelabel: 'acme', platform: '{"name":' }, /^platform: is not valid JSON/],
-        [{ whitelabel: 'acme', platform: '"tizen"' }, /^platform: must be object/],
-        [{ whitelabel: 'acme', platform: '{"nom":"tizen"}' }, /^platform: must have required property 'name'|name: is required/],
-        [{ whitelabel: 'x'.repeat(10_000) }, /^whitelabel: must NOT have more than 64 characters/],
-        [{ appInstallId: 'a'.repeat(10_000) }, /^appInstallId: must NOT have more than 200 characters/],
-        [{ ipAddress: '300.1.1.1' }, /^ipAddress: must match format "ipv4"/],
-        [{ ipAddress: 'localhost' }, /^ipAddress: must match format "ipv4"/],
-        [{ colour: 'red' }, /^colour: is not an accepted field/],
+        [{ whitelabel: 'acme', platform: '{"name":' }, /^Platform is not valid JSON/],
+        [{ whitelabel: 'acme', platform: '"tizen"' }, /^Platform must be a JSON object/],
+        [{ whitelabel: 'acme', platform: '{"nom":"tizen"}' }, /^Platform name is required/],
+        [{ whitelabel: 'x'.repeat(10_000) }, /^Whitelabel name must be at most 64 characters long/],
+        [{ appInstallId: 'a'.repeat(10_000) }, /^Installation GUID must be at most 200 characters long/],
+        [{ ipAddress: '300.1.1.1' }, /^IP address must be an IPv4 address/],
+        [{ ipAddress: 'localhost' }, /^IP address must be an IPv4 address/],
+        [{ colour: 'red' }, /^colour is not an accepted field/],
       ];
       for (const [query, message] of cases) {
         const reply = await h.call('GET', LOOKUP, { query });

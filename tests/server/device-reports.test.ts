@@ -39,11 +39,11 @@ forEachDialect('device reports', (h) => {
   it('refuses a report with a field of no app info, a staff-only field, a missing appInstallId or a bad value, writing nothing', async () => {
     const count = await h.count('app_infos');
     const cases: [unknown, number, RegExp][] = [
-      [{ appInstallId: 'tv-x', id: 5 }, 400, /^id: is not an accepted field/],
-      [{ appInstallId: 'tv-x', role: 'admin' }, 400, /^role: is not an accepted field/],
-      [{ appInstallId: 'tv-x', active: 'maybe' }, 400, /^active: must be one of yes, no/],
-      [{ version: '1.0.0' }, 400, /^appInstallId: is required/],
-      [{ appInstallId: 'x'.repeat(201) }, 400, /^appInstallId: must NOT have more than 200 characters/],
+      [{ appInstallId: 'tv-x', id: 5 }, 400, /^id is not an accepted field/],
+      [{ appInstallId: 'tv-x', role: 'admin' }, 400, /^role is not an accepted field/],
+      [{ appInstallId: 'tv-x', active: 'maybe' }, 400, /^active must be one of: yes, no/],
+      [{ version: '1.0.0' }, 400, /^appInstallId is required/],
+      [{ appInstallId: 'x'.repeat(201) }, 400, /^appInstallId must be at most 200 characters long/],
       ['{"appInstallId":"tv-x","__proto__":{"admin":true}}', 400, /./],
       ['not json', 400, /./],
       [{ appInstallId: 'tv-x', login: 'y'.repeat(20_000) }, 413, /./],
@@ -90,9 +90,9 @@ forEachDialect('device reports', (h) => {
       const unknownExperiment = await h.call('POST', GOAL, { body: { appInstallId: 'tv-9', goalName: 'purchase', abtestingId: 999999 } });
       expect(unknownExperiment.body.message).toBe('abtestingId: no experiment with id 999999');
       const staffField = await h.call('POST', GOAL, { body: { appInstallId: 'tv-9', goalName: 'purchase', stuckingCount: 100 } });
-      expect(staffField.body.message).toBe('stuckingCount: is not an accepted field');
+      expect(staffField.body.message).toBe('stuckingCount is not an accepted field');
       const badDate = await h.call('POST', GOAL, { body: { appInstallId: 'tv-9', goalName: 'purchase', goalDateTime: 'yesterday' } });
-      expect(badDate.body.message).toBe('goalDateTime: must match format "date-time"');
+      expect(badDate.body.message).toBe('goalDateTime must be a date and time');
       expect(await h.count('achieved_goals')).toBe(count);
     });
   });
