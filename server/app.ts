@@ -27,6 +27,8 @@ export interface BuildOptions {
   config?: Partial<Config>;
   loginLimits?: AttemptLimits;
   logger?: boolean;
+  /** Where operational events (a database outage starting and ending) are reported; stderr by default. */
+  log?: (line: string) => void;
 }
 
 declare module 'fastify' {
@@ -60,7 +62,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     }
   }
 
-  const database = openDatabase(config);
+  const database = openDatabase({ ...config, log: options.log });
   const engine: Engine = {
     db: database.db,
     caps: database.caps,

@@ -16,10 +16,20 @@ export interface Config {
   trustedProxies: string[];
   schemasDir: string;
   distDir: string;
+  /** PostgreSQL: time limits of opening a connection and of one statement, past which a request gets a 503. */
+  dbConnectTimeoutMs?: number;
+  dbStatementTimeoutMs?: number;
 }
 
 const list = (value: string | undefined) =>
   (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+function milliseconds(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  if (!env[name]) return undefined;
+  const value = Number(env[name]);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} is not a positive number of milliseconds: ${env[name]}`);
+  return value;
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8080);
@@ -38,5 +48,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedProxies: list(env.TRUSTED_PROXIES),
     schemasDir: resolve(env.SCHEMAS_DIR ?? 'schemas'),
     distDir: resolve(env.DIST_DIR ?? 'dist'),
+    dbConnectTimeoutMs: milliseconds(env, 'DB_CONNECT_TIMEOUT_MS'),
+    dbStatementTimeoutMs: milliseconds(env, 'DB_STATEMENT_TIMEOUT_MS'),
   };
 }
