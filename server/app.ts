@@ -39,8 +39,8 @@ declare module 'fastify' {
   }
 }
 
-/** Largest JSON body accepted (413 above it). */
-export const BODY_LIMIT = 1024 * 1024;
+/** Largest body of a call that sets no limit of its own (login, logout); the manifests' calls size theirs. */
+export const BODY_LIMIT = 16 * 1024;
 
 /**
  * @example const app = await buildApp({ config: { dataDir: '/tmp/x' } }); await app.inject({ url: '/healthz' });

@@ -2,7 +2,7 @@
 // while the database write runs, and moved to their path only once it has committed, so a refused or failed
 // write leaves nothing on disk. The record keeps the URL path the file is served at (`/whitelabels/x.png`).
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { FileRule } from '../../src/core/manifest/types.ts';
 import { badRequest } from '../errors.ts';
@@ -22,7 +22,7 @@ export function storedFileFields(model: EntityModel): Set<string> {
  * are returned by field. Throws a 400/413 naming the field for a file where text is expected, text where a
  * file is expected, or a file its rule refuses.
  */
-export function takeUploads(model: EntityModel, input: Record<string, unknown>): Map<string, Buffer> {
+export async function takeUploads(model: EntityModel, input: Record<string, unknown>): Promise<Map<string, Buffer>> {
   const rules = fileRules(model);
   const files = new Map<string, Buffer>();
   for (const [field, value] of Object.entries(input)) {
@@ -32,7 +32,8 @@ export function takeUploads(model: EntityModel, input: Record<string, unknown>):
       continue;
     }
     if (!rule) throw badRequest(`${field}: must be a text field, not a file`);
-    const accepted = checkUpload(rule, field, value);
+    // Bounded by the rule's maxBytes, which the upload stream enforced before anything was kept.
+    const accepted = checkUpload(rule, field, { filename: value.filename, data: await readFile(value.path) });
     if (rule.path) {
       files.set(field, accepted as Buffer);
       delete input[field];

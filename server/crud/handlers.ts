@@ -181,7 +181,7 @@ function createHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
   );
   return async (call) => {
     const input = call.input;
-    const files = takeUploads(model, input);
+    const files = await takeUploads(model, input);
     refuseReadOnly(model, input, settable);
     coerceAll(input, model.props, call.source);
     check(validate, input);
@@ -216,7 +216,7 @@ function updateHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
   const validate = objectValidator(pick(model.props, [...allowed].filter((f) => !fileFields.has(f))), key);
   return async (call) => {
     const input = call.input;
-    const files = takeUploads(model, input);
+    const files = await takeUploads(model, input);
     for (const f of files.keys()) if (!writable.has(f)) throw badRequest(`${f}: cannot be changed by this call`);
     refuseReadOnly(model, input, allowed);
     coerceAll(input, model.props, call.source);
