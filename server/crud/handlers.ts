@@ -316,7 +316,7 @@ function filterParams(engine: Engine, model: EntityModel): FilterParam[] {
     // contains/prefix compare text; eq compares a value of the field's own type.
     const schema: FieldSchema =
       decl.op === 'eq'
-        ? JSON.parse(JSON.stringify({ type: base.type, enum: base.enum, format: base.format, maxLength: 200 }))
+        ? JSON.parse(JSON.stringify({ type: base.type, enum: base.enum, format: base.format, maxLength: 200, minimum: base.minimum, maximum: base.maximum }))
         : { type: 'string', maxLength: 200 };
     return { param: decl.param ?? decl.field, decl, ref, schema };
   });
