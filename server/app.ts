@@ -21,6 +21,7 @@ import { isApiPath, registerPanel } from './plugins/panel.ts';
 import { registerUploads } from './plugins/uploads.ts';
 import { BUILDS_FOLDER } from './actions/builds.ts';
 import { registerAssets, uploadFolders } from './plugins/assets.ts';
+import { recoverFiles } from './crud/file-journal.ts';
 import type { AttemptLimits } from './plugins/rate-limit.ts';
 
 export interface BuildOptions {
@@ -90,6 +91,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   try {
     await syncSchema(engine.db, engine.caps, [...models.values()]);
     await runMigrations(engine.db, engine.caps);
+    // Files and rows agree before the first request: interrupted writes are finished or undone.
+    await recoverFiles(engine, uploadFolders(manifests));
     app.firstAdmin = await ensureFirstAdmin(engine, config.adminEmail, config.adminPassword);
   } catch (error) {
     await database.close();

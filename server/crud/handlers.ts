@@ -9,7 +9,7 @@ import { customHandlers, recordChecks, valueSources } from '../actions/index.ts'
 import { revokeTokensOf, type Engine } from './context.ts';
 import { check, coerce, objectValidator, ajv, type InputSource } from './input.ts';
 import { fieldKind, secretColumn, type EntityModel } from './model.ts';
-import { removeStoredFiles, storedFileFields, takeUploads, withFiles } from './files.ts';
+import { storedFileFields, takeUploads, withFiles } from './files.ts';
 import { columnRef, joinRelations, present, readOne, selectRows, toDb } from './rows.ts';
 
 export interface CallContext {
@@ -192,7 +192,7 @@ function createHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
       else if (model.props[f].default !== undefined) values[f] = model.props[f].default;
     }
     const now = new Date().toISOString();
-    return withFiles(engine.dataDir, (staging) => write(engine, call, async (trx) => {
+    return withFiles(engine, (staging) => write(engine, call, async (trx) => {
       await runCheck(engine, action, values, trx, 'create');
       await applyForRole(engine, action, call, values, trx);
       await checkRelations(engine, model, values, trx);
@@ -202,6 +202,7 @@ function createHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
       if (model.hasColumn('updatedAt')) stored.updatedAt = now;
       await checkUnique(engine, model, stored, trx);
       const inserted = await trx.insertInto(model.table).values(stored).returning('id').executeTakeFirstOrThrow();
+      await staging.apply(trx);
       return readOne(engine, model, Number(inserted.id), trx);
     }));
   };
@@ -221,7 +222,7 @@ function updateHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
     refuseReadOnly(model, input, allowed);
     coerceAll(input, model.props, call.source);
     check(validate, input);
-    return withFiles(engine.dataDir, (staging) => write(engine, call, async (trx) => {
+    return withFiles(engine, (staging) => write(engine, call, async (trx) => {
       const current = await findByKey(engine, model, key, input, trx);
       refuse(action, current);
       for (const f of locked) {
@@ -241,6 +242,7 @@ function updateHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
       await checkUnique(engine, model, stored, trx, id);
       if (Object.keys(stored).length) await trx.updateTable(model.table).set(stored).where('id', '=', id).execute();
       if ([...model.secrets].some((f) => f in values)) await revokeIfAccount(engine, model, trx, id);
+      await staging.apply(trx);
       return readOne(engine, model, id, trx);
     }));
   };
@@ -256,18 +258,15 @@ function destroyHandler(engine: Engine, model: EntityModel, action: ActionDecl):
   return async (call) => {
     coerceAll(call.input, model.props, call.source);
     check(validate, call.input);
-    let removed: Record<string, unknown> = {};
-    const result = await write(engine, call, async (trx) => {
+    return withFiles(engine, (staging) => write(engine, call, async (trx) => {
       const current = await findByKey(engine, model, key, call.input, trx);
       refuse(action, current);
       const id = Number(current.id);
+      await staging.remove(model, current);
       await trx.deleteFrom(model.table).where('id', '=', id).execute();
       await revokeIfAccount(engine, model, trx, id);
-      removed = current;
       return { id };
-    });
-    await removeStoredFiles(engine.dataDir, model, removed);
-    return result;
+    }));
   };
 }
 

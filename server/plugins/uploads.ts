@@ -2,7 +2,6 @@
 // text fields become strings, each file is streamed to DATA_DIR/.staging (never held whole in memory) within
 // its field's declared size, so readRaw() hands handlers the same plain object a JSON body gives. A malformed
 // body is a 400, a limit passed a 413; staged files are removed when the response is sent.
-import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import type { FastifyInstance, FastifyRequest, onSendAsyncHookHandler, preValida
 import multipart, { type Multipart } from '@fastify/multipart';
 import type { FileRule } from '../../src/core/manifest/types.ts';
 import { AppError, badRequest } from '../errors.ts';
+import { STAGING, stagingPath } from '../crud/file-journal.ts';
 
 /** One uploaded file as the handlers see it: staged on disk, read back only by the checks of its rule. */
 export interface UploadedFile {
@@ -31,8 +31,6 @@ export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 /** Largest text field of a multipart form: a JSON value sent as text is capped as a JSON body is. */
 export const MAX_FIELD_BYTES = 256 * 1024;
 
-/** Where uploads wait for their write, under DATA_DIR; emptied at start (server/crud/files.ts). */
-export const STAGING_FOLDER = '.staging';
 
 export async function registerUploads(app: FastifyInstance): Promise<void> {
   await app.register(multipart, { preservePath: true });
@@ -101,7 +99,7 @@ export function readMultipart(dataDir: string, shape: MultipartShape): preValida
     fieldNameSize: 100,
     headerPairs: 20,
   };
-  const folder = join(dataDir, STAGING_FOLDER);
+  const folder = join(dataDir, STAGING);
   return async (request) => {
     if (!request.isMultipart()) throw new AppError(415, 'This call takes a multipart form (multipart/form-data)');
     const body: Record<string, unknown> = Object.create(null);
@@ -122,7 +120,7 @@ export function readMultipart(dataDir: string, shape: MultipartShape): preValida
         if (!rule) throw badRequest(`${part.fieldname}: must be a text field, not a file`);
         if (body[part.fieldname] !== undefined) throw badRequest(`${part.fieldname}: must be given once`);
         const max = Math.min(rule.maxBytes ?? MAX_UPLOAD_BYTES, MAX_UPLOAD_BYTES);
-        const path = join(folder, `upload-${randomBytes(12).toString('hex')}`);
+        const path = stagingPath(dataDir, '.upload');
         paths.push(path);
         const size = await stageFile(part.file, path, part.fieldname, max);
         if (part.file.truncated) throw tooLarge(part.fieldname, max);
