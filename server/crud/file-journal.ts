@@ -94,7 +94,7 @@ export async function pruneEmptyFolders(file: string, root: string): Promise<voi
   }
 }
 
-const exists = (path: string) => access(path).then(() => true, () => false);
+export const exists = (path: string) => access(path).then(() => true, () => false);
 
 /** Finishes or undoes the file moves of writes a crash interrupted. */
 async function replayJournals(engine: Engine, staging: string, names: string[]): Promise<void> {

@@ -4,7 +4,7 @@
 // refused or failed write leaves the files as they were. The record keeps the URL path the file is served
 // at (`/whitelabels/x.png`).
 import { randomBytes } from 'node:crypto';
-import { access, mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { FileRule } from '../../src/core/manifest/types.ts';
@@ -13,7 +13,7 @@ import { isUploadedFile } from '../plugins/uploads.ts';
 import { checkUpload } from './file-checks.ts';
 import type { EntityModel } from './model.ts';
 import type { Engine } from './context.ts';
-import { FILE_WRITES_TABLE, STAGING, lockPath, pruneEmptyFolders, stagingPath, writeDurably, type Journal } from './file-journal.ts';
+import { FILE_WRITES_TABLE, STAGING, exists, lockPath, pruneEmptyFolders, stagingPath, writeDurably, type Journal } from './file-journal.ts';
 
 const fileRules = (model: EntityModel): Record<string, FileRule> => model.manifest.storage?.files ?? {};
 
@@ -105,8 +105,7 @@ export class FileStaging {
   async apply(trx: Kysely<any>): Promise<void> {
     if (!this.ready.length) return;
     for (const { target } of this.ready) {
-      const replaces = await access(target).then(() => true, () => false);
-      this.journal.moves.push({ target, backup: replaces ? stagingPath(this.engine.dataDir, '.old') : null });
+      this.journal.moves.push({ target, backup: (await exists(target)) ? stagingPath(this.engine.dataDir, '.old') : null });
     }
     this.journalPath = stagingPath(this.engine.dataDir, '.journal');
     await writeDurably(this.journalPath, JSON.stringify(this.journal));

@@ -2,9 +2,9 @@
 // must watch a process survive, be killed with SIGKILL, or be measured from outside (its memory).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { ADMIN } from './harness.ts';
+import { freePort } from '../e2e/harness.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -21,17 +21,6 @@ export interface ServerProcess {
   kill(): Promise<void>;
   /** SIGTERM and wait for the exit. */
   stop(): Promise<void>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => ok(port));
-    });
-  });
 }
 
 /** Starts the server on DATA_DIR `dataDir` (SQLite, or PostgreSQL when env has DATABASE_URL) and waits for /healthz. */
