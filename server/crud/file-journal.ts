@@ -140,14 +140,20 @@ export async function recoverFiles(engine: Engine, folders: string[]): Promise<v
   const leftovers = (await readdir(staging).catch(() => [] as string[])).filter((name) => !ownerAlive(name));
   await replayJournals(engine, staging, leftovers);
   const busyTargets = new Set<string>();
+  const liveJournals: string[] = [];
   for (const name of (await readdir(staging).catch(() => [] as string[]))) {
     if (ownerAlive(name) && name.endsWith('.journal')) {
       const journal = JSON.parse(await readFile(join(staging, name), 'utf8').catch(() => '{"moves": []}')) as Journal;
+      if (journal.id) liveJournals.push(journal.id);
       for (const move of journal.moves) busyTargets.add(move.target);
     } else if (!ownerAlive(name)) {
       await rm(join(staging, name), { force: true, recursive: true });
     }
   }
+  // A marker whose journal is gone (its writer finished, or left it after a failed delete) means nothing.
+  let stale = engine.db.deleteFrom(FILE_WRITES_TABLE);
+  if (liveJournals.length) stale = stale.where('id', 'not in', liveJournals);
+  await stale.execute();
   const named = await namedFiles(engine);
   for (const folder of folders) {
     const root = join(engine.dataDir, folder);

@@ -129,6 +129,7 @@ export class FileStaging {
     }
   }
 
+  /** Never fails: the write has committed, and what a failure here leaves behind is cleared at the next start. */
   async commit(): Promise<void> {
     try {
       for (const { backup } of this.journal.moves) if (backup) await rm(backup, { force: true });
@@ -137,6 +138,8 @@ export class FileStaging {
         await pruneEmptyFolders(file, join(this.engine.dataDir, relative(this.engine.dataDir, file).split(sep)[0]));
       }
       if (this.journalPath) await rm(this.journalPath, { force: true });
+    } catch (error) {
+      console.error(`files of a committed write not tidied up (the next start will): ${(error as Error).message}`);
     } finally {
       // Before the marker's delete: SQLite's one connection may be held by a write waiting for these paths.
       this.release();
