@@ -23,6 +23,7 @@ import { BUILDS_FOLDER } from './actions/builds.ts';
 import { registerAssets, uploadFolders } from './plugins/assets.ts';
 import { registerGitlab } from './gitlab/pipelines.ts';
 import { registerBrowserSecurity } from './plugins/browser-security.ts';
+import { recoverFiles } from './crud/file-journal.ts';
 import type { AttemptLimits } from './plugins/rate-limit.ts';
 import { loggerOptions, type LogDestination } from './logging.ts';
 import { registerPublicRateLimit } from './plugins/public-rate-limit.ts';
@@ -33,6 +34,8 @@ export interface BuildOptions {
   config?: Partial<Config>;
   loginLimits?: AttemptLimits;
   logger?: boolean | LogDestination;
+  /** Where operational events (a database outage starting and ending) are reported; stderr by default. */
+  log?: (line: string) => void;
 }
 
 declare module 'fastify' {
@@ -43,8 +46,8 @@ declare module 'fastify' {
   }
 }
 
-/** Largest JSON body accepted (413 above it). */
-export const BODY_LIMIT = 1024 * 1024;
+/** Largest body of a call that sets no limit of its own (login, logout); the manifests' calls size theirs. */
+export const BODY_LIMIT = 16 * 1024;
 
 /**
  * @example const app = await buildApp({ config: { dataDir: '/tmp/x' } }); await app.inject({ url: '/healthz' });
@@ -67,7 +70,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   }
 
   checkPublicActions(manifests);
-  const database = openDatabase(config);
+  const database = openDatabase({ ...config, log: options.log });
   const engine: Engine = {
     db: database.db,
     caps: database.caps,
@@ -96,6 +99,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   try {
     await syncSchema(engine.db, engine.caps, [...models.values()]);
     await runMigrations(engine.db, engine.caps);
+    // Files and rows agree before the first request: interrupted writes are finished or undone.
+    await recoverFiles(engine, uploadFolders(manifests));
     app.firstAdmin = await ensureFirstAdmin(engine, config.adminEmail, config.adminPassword);
   } catch (error) {
     await database.close();

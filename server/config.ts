@@ -22,6 +22,9 @@ export interface Config {
   sessionIdleMs: number;
   /** A session ends this long after its login, however busy (SESSION_LIFETIME). */
   sessionLifetimeMs: number;
+  /** PostgreSQL: time limits of opening a connection and of one statement, past which a request gets a 503. */
+  dbConnectTimeoutMs?: number;
+  dbStatementTimeoutMs?: number;
   /** GitLab for the Pipelines screen (server/gitlab/); any of the four settings missing = not configured. */
   gitlab: GitlabConfig;
 }
@@ -58,6 +61,13 @@ export function duration(text: string, name: string): number {
 const list = (value: string | undefined) =>
   (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
+function milliseconds(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  if (!env[name]) return undefined;
+  const value = Number(env[name]);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} is not a positive number of milliseconds: ${env[name]}`);
+  return value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT is not a port number: ${env.PORT}`);
@@ -80,6 +90,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     distDir: resolve(env.DIST_DIR ?? 'dist'),
     sessionIdleMs: duration(env.SESSION_IDLE_TIMEOUT || DEFAULT_SESSION_IDLE, 'SESSION_IDLE_TIMEOUT'),
     sessionLifetimeMs: duration(env.SESSION_LIFETIME || DEFAULT_SESSION_LIFETIME, 'SESSION_LIFETIME'),
+    dbConnectTimeoutMs: milliseconds(env, 'DB_CONNECT_TIMEOUT_MS'),
+    dbStatementTimeoutMs: milliseconds(env, 'DB_STATEMENT_TIMEOUT_MS'),
     gitlab: gitlabConfig(env),
   };
 }

@@ -32,12 +32,32 @@ export const staleEdit = (message: string, stale: StaleDetails) => new AppError(
 export const tooManyRequests = (retryAfterSeconds: number, message = `Too many attempts, try again in ${retryAfterSeconds} s`) =>
   new AppError(429, message, { 'retry-after': String(retryAfterSeconds) });
 
+/** The database or the disk cannot serve now (gone, busy, full): a 503 whose Retry-After says when to try again. */
+export class UnavailableError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(503, message);
+    this.name = 'UnavailableError';
+  }
+}
+
+const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT']);
+/** A file write that failed for lack of space is the operator's problem to fix, not a fault of the request. */
+export const diskFull = (error: unknown) =>
+  DISK_FULL_CODES.has((error as NodeJS.ErrnoException | null)?.code ?? '')
+    ? new UnavailableError("The server's disk is full; nothing can be saved until space is freed", 60)
+    : undefined;
+
 /** Installs the error and not-found handlers that turn every failure into the envelope. */
 export function installErrorHandlers(app: FastifyInstance, notFoundFallback?: (url: string) => boolean): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    if (error instanceof AppError) {
-      if (error.headers) reply.headers(error.headers);
-      return reply.status(error.status).send({ ...error.body, result: false, message: error.message });
+    const known = error instanceof AppError ? error : diskFull(error);
+    if (known) {
+      if (known.headers) reply.headers(known.headers);
+      if (known instanceof UnavailableError) reply.header('retry-after', String(known.retryAfterSeconds));
+      return reply.status(known.status).send({ ...known.body, result: false, message: known.message });
     }
     const status = (error as FastifyError).statusCode;
     if ((error as FastifyError).validation) {

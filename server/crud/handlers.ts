@@ -10,7 +10,7 @@ import { revokeTokensOf, type Engine } from './context.ts';
 import { check, coerce, objectValidator, ajv, titleOf, type InputSource } from './input.ts';
 import { refusalText } from '../../src/core/manifest/error-text.ts';
 import { fieldKind, isEmailField, secretColumn, type EntityModel } from './model.ts';
-import { removeStoredFiles, storedFileFields, takeUploads, withFiles } from './files.ts';
+import { storedFileFields, takeUploads, withFiles } from './files.ts';
 import { columnRef, joinRelations, present, readOne, selectRows, toDb } from './rows.ts';
 import { checkVersion, nextVersion, takeVersion } from './versions.ts';
 import { deleteUnreferenced } from './references.ts';
@@ -200,7 +200,7 @@ function createHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
   );
   return async (call) => {
     const input = call.input;
-    const files = takeUploads(model, input);
+    const files = await takeUploads(model, input);
     refuseReadOnly(model, input, settable);
     coerceAll(input, model.props, call.source);
     check(validate, input);
@@ -211,7 +211,7 @@ function createHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
       else if (model.props[f].default !== undefined) values[f] = model.props[f].default;
     }
     const now = new Date().toISOString();
-    return withFiles(engine.dataDir, (staging) => write(engine, call, async (trx) => {
+    return withFiles(engine, (staging) => write(engine, call, async (trx) => {
       await runCheck(engine, action, values, trx, 'create');
       await applyForRole(engine, action, call, values, trx);
       await checkRelations(engine, model, values, trx);
@@ -221,6 +221,7 @@ function createHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
       if (model.hasColumn('updatedAt')) stored.updatedAt = now;
       await checkUnique(engine, model, stored, trx);
       const inserted = await trx.insertInto(model.table).values(stored).returning('id').executeTakeFirstOrThrow();
+      await staging.apply(trx);
       return readOne(engine, model, Number(inserted.id), trx);
     }));
   };
@@ -236,13 +237,13 @@ function updateHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
   return async (call) => {
     const input = call.input;
     const version = takeVersion(model, input);
-    const files = takeUploads(model, input);
+    const files = await takeUploads(model, input);
     for (const f of files.keys()) if (!writable.has(f)) throw badRequest(refusalText.notByThisCall(titleOf(model.props, f)));
     refuseReadOnly(model, input, allowed);
     coerceAll(input, model.props, call.source);
     check(validate, input);
     const secretChanged = [...model.secrets].some((f) => f in input);
-    const saved = await withFiles(engine.dataDir, (staging) => write(engine, call, async (trx) => {
+    const saved = await withFiles(engine, (staging) => write(engine, call, async (trx) => {
       const current = await findByKey(engine, model, key, input, trx);
       refuse(action, current);
       await checkVersion(engine, model, current, version, trx);
@@ -263,6 +264,7 @@ function updateHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
       await checkUnique(engine, model, stored, trx, id);
       if (Object.keys(stored).length) await trx.updateTable(model.table).set(stored).where('id', '=', id).execute();
       if ([...model.secrets].some((f) => f in values)) await revokeIfAccount(engine, model, trx, id);
+      await staging.apply(trx);
       return readOne(engine, model, id, trx);
     }));
     if (secretChanged) endSessionsIfAccount(engine, model, Number(saved?.id));
@@ -281,18 +283,16 @@ function destroyHandler(engine: Engine, model: EntityModel, action: ActionDecl):
     coerceAll(call.input, model.props, call.source);
     check(validate, call.input);
     if (action.before) await beforeDestroy[action.before](await findByKey(engine, model, key, call.input, engine.db), engine);
-    let removed: Record<string, unknown> = {};
-    const result = await write(engine, call, async (trx) => {
+    const result = await withFiles(engine, (staging) => write(engine, call, async (trx) => {
       const current = await findByKey(engine, model, key, call.input, trx);
       refuse(action, current);
       const id = Number(current.id);
+      await staging.remove(model, current);
       await trx.deleteFrom(model.table).where('id', '=', id).execute();
       await revokeIfAccount(engine, model, trx, id);
-      removed = current;
       return { id };
-    });
+    }));
     endSessionsIfAccount(engine, model, result.id);
-    await removeStoredFiles(engine.dataDir, model, removed);
     return result;
   };
 }
@@ -342,7 +342,7 @@ function filterParams(engine: Engine, model: EntityModel): FilterParam[] {
     // contains/prefix compare text; eq compares a value of the field's own type.
     const schema: FieldSchema =
       decl.op === 'eq'
-        ? JSON.parse(JSON.stringify({ type: base.type, enum: base.enum, format: base.format, maxLength: 200 }))
+        ? JSON.parse(JSON.stringify({ type: base.type, enum: base.enum, format: base.format, maxLength: 200, minimum: base.minimum, maximum: base.maximum }))
         : { type: 'string', maxLength: 200 };
     return { param: decl.param ?? decl.field, decl, ref, schema };
   });

@@ -33,9 +33,29 @@ export const secretColumn = (field: string) => `${field}Hash`;
 
 /** An e-mail field: unique constraints over it ignore case (`A@x.io` and `a@x.io` are one address). */
 export const isEmailField = (model: Pick<EntityModel, 'props'>, field: string) => model.props[field]?.format === 'email';
+/** Ids are PostgreSQL `serial` (int4): a larger id names no row and would make the query fail. */
+export const MAX_ID = 2_147_483_647;
+
+/**
+ * The record's fields with the range their columns hold: ids and relation ids up to MAX_ID, other integers
+ * within what a JavaScript number keeps exactly. A declared bound stays; an id beyond it is a 400 naming it.
+ */
+function bounded(manifest: Manifest): Record<string, FieldSchema> {
+  const ids = new Set(['id', ...(manifest.relations ?? []).map((r) => r.field)]);
+  const props: Record<string, FieldSchema> = {};
+  for (const [name, schema] of Object.entries(manifest.record!.properties)) {
+    if (fieldKind(schema) !== 'integer') {
+      props[name] = schema;
+      continue;
+    }
+    const max = ids.has(name) ? MAX_ID : Number.MAX_SAFE_INTEGER;
+    props[name] = { ...schema, minimum: schema.minimum ?? -Number.MAX_SAFE_INTEGER, maximum: schema.maximum ?? max };
+  }
+  return props;
+}
 
 export function buildModel(manifest: Manifest): EntityModel {
-  const props = manifest.record!.properties;
+  const props = bounded(manifest);
   const secrets = new Set(manifest.storage?.secrets ?? []);
   const columns: EntityModel['columns'] = [];
   for (const [name, schema] of Object.entries(props)) {

@@ -1,12 +1,34 @@
-// Registers every action of every manifest at its exact method and path, behind its role rule.
+// Registers every action of every manifest at its exact method and path, behind its role rule. The role is
+// checked when the request arrives, before any body is read, and each call reads no more body than it needs.
 import type { FastifyInstance } from 'fastify';
-import type { Manifest } from '../../src/core/manifest/types.ts';
+import type { ActionDecl, Manifest } from '../../src/core/manifest/types.ts';
+import { AppError } from '../errors.ts';
 import { requireRoles, type AuthUser } from '../plugins/auth.ts';
 import { publicCallGate } from '../plugins/public-rate-limit.ts';
+import { readMultipart, removeStagedUploads } from '../plugins/uploads.ts';
 import { customHandlers } from '../actions/index.ts';
 import type { Engine } from './context.ts';
 import { buildHandler } from './handlers.ts';
 import { inputSource, readRaw } from './input.ts';
+
+/** A call that takes its input from the query string carries no body. */
+export const QUERY_BODY_LIMIT = 1024;
+/** Key fields only (a toggle): `{"id": 5}`. */
+export const KEY_BODY_LIMIT = 4 * 1024;
+/** A record: strings are capped at 2000 characters, JSON values are small documents. */
+export const RECORD_BODY_LIMIT = 256 * 1024;
+
+/** The largest body a call accepts (413 above it); a custom handler may declare its own (the IP import). */
+export function bodyLimitOf(action: ActionDecl): number {
+  if (action.kind === 'custom' && customHandlers[action.handler!]?.bodyLimit) return customHandlers[action.handler!].bodyLimit!;
+  if (inputSource(action) === 'query') return QUERY_BODY_LIMIT;
+  if (action.kind === 'toggle' || action.kind === 'destroy') return KEY_BODY_LIMIT;
+  return RECORD_BODY_LIMIT;
+}
+
+/** True when the call changes something (so a HEAD request must never run it); a device call may write too. */
+export const writes = (action: ActionDecl) =>
+  action.kind === 'custom' ? !!(customHandlers[action.handler!]?.write || customHandlers[action.handler!]?.public) : action.kind !== 'list';
 
 export function registerCrudRoutes(app: FastifyInstance, engine: Engine, manifests: Manifest[]): void {
   for (const manifest of manifests) {
@@ -14,12 +36,18 @@ export function registerCrudRoutes(app: FastifyInstance, engine: Engine, manifes
     for (const [name, action] of Object.entries(manifest.actions)) {
       const handler = buildHandler(engine, model, name, action);
       const source = inputSource(action);
+      const fieldCount = Object.keys(model?.props ?? (action.inputSchema as { properties?: object } | undefined)?.properties ?? {}).length;
       app.route({
         method: action.method,
         url: action.path,
-        bodyLimit: action.kind === 'custom' ? customHandlers[action.handler!]?.bodyLimit : undefined,
+        bodyLimit: bodyLimitOf(action),
+        // Fastify answers HEAD with the GET handler: for a GET that writes, that would run the write.
+        exposeHeadRoute: !writes(action),
         // A public (device) call: no role rule, a token sent is ignored, the per-address limit instead.
-        preHandler: action.public ? publicCallGate(app) : requireRoles(action.roles),
+        onRequest: action.public ? publicCallGate(app) : requireRoles(action.roles),
+        ...(source === 'multipart'
+          ? { preValidation: readMultipart(engine.dataDir, { files: manifest.storage?.files ?? {}, fields: fieldCount }), onSend: removeStagedUploads }
+          : {}),
         handler: async (request) => {
           const input = readRaw(request, source);
           const actor = (action.public ? null : request.user) as AuthUser;
@@ -28,6 +56,12 @@ export function registerCrudRoutes(app: FastifyInstance, engine: Engine, manifes
           return { result: true, data };
         },
       });
+      if (action.method === 'GET' && writes(action)) {
+        app.head(action.path, async (_request, reply) => {
+          reply.header('allow', 'GET');
+          throw new AppError(405, 'HEAD never runs a call that writes; send GET');
+        });
+      }
     }
   }
 }

@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
+import { DatabaseHealth, guardDialect } from './guard.ts';
 import {
   CompiledQuery,
   Kysely,
@@ -40,31 +41,95 @@ export interface Capabilities {
    * must notice other processes' writes; null where the database has none (PostgreSQL, which has NOTIFY).
    */
   dataVersion(db: Kysely<any>): Promise<number | null>;
+  /** Why the database cannot serve this now (gone, busy, out of space, too slow), else undefined: a 503. */
+  outage(error: unknown): Outage | undefined;
+  /** A value the column cannot hold (out of its range, a NUL byte in text): bad input, a 400. */
+  isBadValue(error: unknown): boolean;
+}
+
+export interface Outage {
+  kind: 'unreachable' | 'busy' | 'full';
+  message: string;
+  retryAfterSeconds: number;
 }
 
 export interface Database {
   db: Kysely<any>;
   caps: Capabilities;
+  health: DatabaseHealth;
   close(): Promise<void>;
 }
 
+export interface DatabaseOptions {
+  databaseUrl?: string;
+  dataDir: string;
+  /** PostgreSQL: how long opening a connection may take before the request gets a 503. */
+  dbConnectTimeoutMs?: number;
+  /** PostgreSQL: how long one statement may run (and the network may stay silent) before a 503. */
+  dbStatementTimeoutMs?: number;
+  /** Where outages are reported (once when one starts, once when it ends). */
+  log?: (line: string) => void;
+}
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
+/** SQLite: how long a write waits, without blocking the event loop, for a lock another process holds. */
+export const SQLITE_BUSY_WAIT_MS = 1_000;
+
+const UNREACHABLE: Outage = { kind: 'unreachable', message: 'The database is unreachable; try again in a few seconds', retryAfterSeconds: 5 };
+const TOO_SLOW: Outage = { kind: 'unreachable', message: 'The database did not answer in time; try again in a few seconds', retryAfterSeconds: 5 };
+const BUSY: Outage = { kind: 'busy', message: 'The database is locked by another process; try again in a moment', retryAfterSeconds: 1 };
+const FULL: Outage = { kind: 'full', message: "The database's disk is full; nothing can be saved until space is freed", retryAfterSeconds: 60 };
+
 const code = (error: unknown) => (error as { code?: string } | null)?.code ?? '';
+const message = (error: unknown) => (error instanceof Error ? error.message : '');
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED']);
+// What node-postgres and Kysely say when a connection dies, times out or was closed because it did.
+const LOST_CONNECTION = /^(Connection terminated|timeout exceeded when trying to connect|Client (was closed|has encountered a connection error)|Postgres connection has been discarded)/;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // better-sqlite3 runs one connection; BEGIN IMMEDIATE takes the write lock up front so two processes on
-// one file wait on busy_timeout instead of failing with SQLITE_BUSY at commit.
+// one file never fail with SQLITE_BUSY at commit. SQLite's own busy_timeout would wait inside a synchronous
+// call, freezing the whole server, so it is 0 and a statement refused for a lock another process holds is
+// retried here between timers instead (outside a transaction only: inside one, the lock is already ours).
 class ImmediateSqliteDriver extends SqliteDriver {
+  constructor(
+    config: SqliteDialectConfig,
+    private readonly sqlite: SQLite.Database,
+  ) {
+    super(config);
+  }
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    const sqlite = this.sqlite;
+    return {
+      async executeQuery(query) {
+        const deadline = Date.now() + SQLITE_BUSY_WAIT_MS;
+        for (let pause = 10; ; pause = Math.min(pause * 2, 100)) {
+          try {
+            return await connection.executeQuery(query);
+          } catch (error) {
+            if (!code(error).startsWith('SQLITE_BUSY') || sqlite.inTransaction || Date.now() + pause > deadline) throw error;
+            await sleep(pause);
+          }
+        }
+      },
+      streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
+    };
+  }
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
 }
 class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
-  constructor(config: SqliteDialectConfig) {
+  constructor(config: SqliteDialectConfig & { database: SQLite.Database }) {
     super(config);
     this.#config = config;
   }
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#config);
+    return new ImmediateSqliteDriver(this.#config, this.#config.database as SQLite.Database);
   }
 }
 
@@ -80,6 +145,8 @@ const sqliteCaps: Capabilities = {
     code(e) === 'SQLITE_CONSTRAINT_FOREIGNKEY' || (code(e).startsWith('SQLITE_CONSTRAINT') && /FOREIGN KEY/.test(String((e as Error).message))),
   lockKey: async () => {},
   dataVersion: async (db) => Number((await sql<{ data_version: number }>`pragma data_version`.execute(db)).rows[0].data_version),
+  outage: (e) => (code(e).startsWith('SQLITE_BUSY') ? BUSY : code(e) === 'SQLITE_FULL' ? FULL : undefined),
+  isBadValue: (e) => code(e) === 'SQLITE_TOOBIG' || code(e) === 'SQLITE_MISMATCH',
 };
 
 const postgresCaps: Capabilities = {
@@ -95,24 +162,76 @@ const postgresCaps: Capabilities = {
     await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
   },
   dataVersion: async () => null,
+  // SQLSTATE: 08 connection exceptions; 57P01-03 server shutting down or starting; 53300 too many connections;
+  // 53100 disk full; 57014 statement timeout; 40001/40P01 serialization failure and deadlock, worth a retry.
+  outage: (e) => {
+    const c = code(e);
+    if (c === '53100') return FULL;
+    if (c === '57014' || message(e) === 'Query read timeout') return TOO_SLOW;
+    if (c === '40001' || c === '40P01' || c === '55P03') return BUSY;
+    if (c.startsWith('08') || ['57P01', '57P02', '57P03', '53300'].includes(c) || NETWORK_CODES.has(c) || LOST_CONNECTION.test(message(e))) {
+      return UNREACHABLE;
+    }
+    return undefined;
+  },
+  // Class 22, data exceptions: a number beyond the column's range, text the encoding refuses, a bad literal.
+  isBadValue: (e) => code(e).startsWith('22'),
 };
 
 export const isPostgresUrl = (url?: string) => !!url && /^postgres(ql)?:\/\//.test(url);
 
-export function openDatabase(options: { databaseUrl?: string; dataDir: string }): Database {
+/**
+ * A pool that survives PostgreSQL going away: a connection that dies (idle or in use) is reported, not thrown
+ * at the process; connecting and each statement have a time limit; a connection whose answer never came is
+ * closed, so the pool opens a fresh one instead of queueing the next request behind it.
+ */
+function resilientPool(options: DatabaseOptions, health: DatabaseHealth): pg.Pool {
+  const statementMs = options.dbStatementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+  const pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: 10,
+    application_name: 'wl-admin-panel',
+    connectionTimeoutMillis: options.dbConnectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    // The server cancels a statement that runs too long; the client gives up a little later, for when the
+    // network itself is silent and no cancellation can arrive.
+    statement_timeout: statementMs,
+    query_timeout: statementMs + 1_000,
+    keepAlive: true,
+  });
+  const lost = (error: Error) => health.down(postgresCaps.outage(error) ?? UNREACHABLE, error);
+  pool.on('error', lost);
+  pool.on('connect', (client) => {
+    client.on('error', lost);
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as { query: unknown }).query = (...args: unknown[]) => {
+      const pending = query(...args) as Promise<unknown> | undefined;
+      pending?.catch?.((error: unknown) => {
+        if (message(error) === 'Query read timeout') void client.end().catch(() => {});
+      });
+      return pending;
+    };
+  });
+  return pool;
+}
+
+export function openDatabase(options: DatabaseOptions): Database {
+  const health = new DatabaseHealth(options.log ?? ((line) => console.error(line)));
   if (isPostgresUrl(options.databaseUrl)) {
     // bigint (int8) comes back as a string by default; our integers fit in a double.
     pg.types.setTypeParser(20, (value) => Number(value));
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
-    return { db, caps: postgresCaps, close: () => db.destroy() };
+    const pool = resilientPool(options, health);
+    const db = new Kysely<any>({ dialect: guardDialect(new PostgresDialect({ pool }), postgresCaps, health) });
+    return { db, caps: postgresCaps, health, close: () => db.destroy() };
   }
   mkdirSync(options.dataDir, { recursive: true });
   const file = join(options.dataDir, 'panel.sqlite');
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
+  // FULL: a commit is on the disk before the write is acknowledged, power loss included; `npm run bench
+  // durability` measured no difference from NORMAL worth losing that for (README, Security and operations).
+  sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<any>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
-  return { db, caps: sqliteCaps, close: () => db.destroy() };
+  sqlite.pragma('busy_timeout = 0');
+  const db = new Kysely<any>({ dialect: guardDialect(new ImmediateSqliteDialect({ database: sqlite }), sqliteCaps, health) });
+  return { db, caps: sqliteCaps, health, close: () => db.destroy() };
 }

@@ -68,7 +68,7 @@ export interface Harness {
   login(email: string, password: string, remoteAddress?: string): Promise<Reply>;
 }
 
-async function freshPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function freshPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await admin.connect(); // an unreachable PostgreSQL fails the suite here, by design

@@ -1,0 +1,82 @@
+// The real server as its own process (node + tsx, no wrapper, so the pid is the server's): for the tests that
+// must watch a process survive, be killed with SIGKILL, or be measured from outside (its memory).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ADMIN } from './harness.ts';
+import { freePort } from '../e2e/harness.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  /** Everything the process printed so far. */
+  output(): string;
+  alive(): boolean;
+  /** Peak resident memory of the process so far, in bytes (Linux VmHWM). */
+  peakRss(): number;
+  login(email?: string, password?: string): Promise<string>;
+  /** SIGKILL: no cleanup of any kind runs. */
+  kill(): Promise<void>;
+  /** SIGTERM and wait for the exit. */
+  stop(): Promise<void>;
+}
+
+/** Starts the server on DATA_DIR `dataDir` (SQLite, or PostgreSQL when env has DATABASE_URL) and waits for /healthz. */
+export async function startServerProcess(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      DIST_DIR: resolve(dataDir, 'no-dist'),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
+  const alive = () => child.exitCode === null && child.signalCode === null;
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (!alive()) throw new Error(`server exited (${child.exitCode ?? child.signalCode}):\n${output}`);
+    const up = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    if (up) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const end = async (signal: NodeJS.Signals) => {
+    if (alive()) child.kill(signal);
+    await exited;
+  };
+  return {
+    url,
+    child,
+    output: () => output,
+    alive,
+    peakRss() {
+      const line = readFileSync(`/proc/${child.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'));
+      return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) * 1024;
+    },
+    async login(email = ADMIN.email, password = ADMIN.password) {
+      const res = await fetch(`${url}/v1/user/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password }),
+      });
+      const body = (await res.json()) as { data?: { token: string }; message?: string };
+      if (!body.data) throw new Error(`login failed: ${body.message}`);
+      return body.data.token;
+    },
+    kill: () => end('SIGKILL'),
+    stop: () => end('SIGTERM'),
+  };
+}
