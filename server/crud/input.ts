@@ -42,7 +42,7 @@ export function readRaw(request: FastifyRequest, source: InputSource): Record<st
   for (const key of Object.keys(raw)) {
     if (FORBIDDEN_KEYS.has(key)) throw badRequest(`${key}: is not an accepted field`);
     let value = (raw as Record<string, unknown>)[key];
-    if (source !== 'json' && Array.isArray(value)) throw badRequest(`${key}: must be given once`);
+    if (source !== 'json' && Array.isArray(value)) throw badRequest(`${key} must be given once`);
     if (source === 'multipart') value = multipartValue(key, value);
     // PostgreSQL text cannot hold NUL, and no field of this product needs one.
     if (typeof value === 'string' && value.includes('\0')) throw badRequest(`${key}: must not contain a NUL character`);

@@ -30,6 +30,9 @@ export function bodyLimitOf(action: ActionDecl): number {
 export const writes = (action: ActionDecl) =>
   action.kind === 'custom' ? !!(customHandlers[action.handler!]?.write || customHandlers[action.handler!]?.public) : action.kind !== 'list';
 
+const titlesOf = (props: Record<string, { title?: string }> | undefined) =>
+  Object.fromEntries(Object.entries(props ?? {}).map(([field, schema]) => [field, schema.title ?? field]));
+
 export function registerCrudRoutes(app: FastifyInstance, engine: Engine, manifests: Manifest[]): void {
   for (const manifest of manifests) {
     const model = engine.models.get(manifest.entity);
@@ -46,7 +49,7 @@ export function registerCrudRoutes(app: FastifyInstance, engine: Engine, manifes
         // A public (device) call: no role rule, a token sent is ignored, the per-address limit instead.
         onRequest: action.public ? publicCallGate(app) : requireRoles(action.roles),
         ...(source === 'multipart'
-          ? { preValidation: readMultipart(engine.dataDir, { files: manifest.storage?.files ?? {}, fields: fieldCount }), onSend: removeStagedUploads }
+          ? { preValidation: readMultipart(engine.dataDir, { files: manifest.storage?.files ?? {}, fields: fieldCount, titles: titlesOf(model?.props) }), onSend: removeStagedUploads }
           : {}),
         handler: async (request) => {
           const input = readRaw(request, source);

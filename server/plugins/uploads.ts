@@ -40,10 +40,12 @@ export async function registerUploads(app: FastifyInstance): Promise<void> {
 export interface MultipartShape {
   files: Record<string, FileRule>;
   fields: number;
+  /** Field titles, as refusals name the fields (`Logo 1280x720 (PNG) is larger than ...`). */
+  titles?: Record<string, string>;
 }
 
 function tooLarge(field: string, max: number) {
-  return new AppError(413, `${field}: the file is larger than ${max} bytes`);
+  return new AppError(413, `${field} is larger than ${max} bytes`);
 }
 
 /** Copies a file part to `path`, refusing it as soon as it passes `max` bytes. */
@@ -117,13 +119,14 @@ export function readMultipart(dataDir: string, shape: MultipartShape): preValida
           continue;
         }
         const rule = shape.files[part.fieldname];
-        if (!rule) throw badRequest(`${part.fieldname}: must be a text field, not a file`);
-        if (body[part.fieldname] !== undefined) throw badRequest(`${part.fieldname}: must be given once`);
+        const title = shape.titles?.[part.fieldname] ?? part.fieldname;
+        if (!rule) throw badRequest(`${title} must be a text field, not a file`);
+        if (body[part.fieldname] !== undefined) throw badRequest(`${title} must be given once`);
         const max = Math.min(rule.maxBytes ?? MAX_UPLOAD_BYTES, MAX_UPLOAD_BYTES);
         const path = stagingPath(dataDir, '.upload');
         paths.push(path);
-        const size = await stageFile(part.file, path, part.fieldname, max);
-        if (part.file.truncated) throw tooLarge(part.fieldname, max);
+        const size = await stageFile(part.file, path, title, max);
+        if (part.file.truncated) throw tooLarge(title, max);
         const file: UploadedFile = { kind: 'file', filename: part.filename, mimetype: part.mimetype, path, size };
         keep(part.fieldname, { type: 'file', value: file });
       }

@@ -185,7 +185,7 @@ forEachDialect('A/B experiments', (h) => {
     expect(await users({ id: '' })).toMatchObject({ status: 400, body: { message: 'Collection id must be a whole number' } });
     expect(await users({ id: 'abc' })).toMatchObject({ status: 400, body: { message: 'Collection id must be a whole number' } });
     expect(await users({ id: 999999 })).toMatchObject({ status: 404, body: { message: 'No experiment with id 999999' } });
-    expect(await users({ id: 99999999999 })).toMatchObject({ status: 404, body: { message: 'No experiment with id 99999999999' } });
+    expect(await users({ id: 99999999999 })).toMatchObject({ status: 400, body: { message: 'Collection id must be at most 2147483647' } });
   });
 
   it('deletes a user by appInstallId, answers 404 for an unknown one and needs the field', async () => {

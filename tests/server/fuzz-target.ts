@@ -61,6 +61,8 @@ export async function runFuzz(
         .select((eb) => eb.fn.countAll().as('n'))
         .where('baseUrl', '=', route.path.slice(0, cut))
         .where('routePath', '=', route.path.slice(cut + 1))
+        // Write rows only: a 403 is logged too (outcome 'refused'), after its answer has left.
+        .where('outcome', 'is', null)
         .executeTakeFirstOrThrow()
         .then((r) => Number(r.n));
     const before = await logged();
@@ -68,7 +70,9 @@ export async function runFuzz(
     const added = (await logged()) - before;
     run.statuses[reply.statusCode] = (run.statuses[reply.statusCode] ?? 0) + 1;
     const what = `${role} ${request.method} ${String(request.url).slice(0, 100)} ${String(request.payload ?? '').slice(0, 60)}`;
-    if (reply.statusCode >= 500) run.problems.push(`${reply.statusCode} for ${what}: ${reply.body.slice(0, 120)}`);
+    // Issue 10 asks for this 503: the harness runs without a GitLab, so the pipeline calls say so.
+    const gitlabOff = reply.statusCode === 503 && route.path.includes('/gitlab/') && (request.method === 'HEAD' || reply.body.includes('GitLab is not configured'));
+    if (reply.statusCode >= 500 && !gitlabOff) run.problems.push(`${reply.statusCode} for ${what}: ${reply.body.slice(0, 120)}`);
     else if (request.method !== 'HEAD' && reply.json().result !== (reply.statusCode === 200)) run.problems.push(`envelope does not match ${reply.statusCode} for ${what}`);
     if (reply.statusCode === 200 && route.roles.length && !route.roles.includes(role as Role)) run.problems.push(`${role} was let through: ${what}`);
     if (!route.writes) continue;
