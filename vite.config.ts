@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { validateManifests } from './src/core/manifest/validate.ts';
+import { loadManifestDir } from './kernel/manifest/read-dir.ts';
 import { formValidators } from './scripts/build/form-validators.ts';
 
 const BACKEND = process.env.PANEL_BACKEND ?? 'http://127.0.0.1:8080';
@@ -11,13 +11,7 @@ const BACKEND = process.env.PANEL_BACKEND ?? 'http://127.0.0.1:8080';
 /** Fails the build (and warns in dev) when a schemas/ manifest is invalid; the message names file and JSON path. */
 function manifestCheck(): Plugin {
   const dir = join(import.meta.dirname, 'schemas');
-  const check = () =>
-    validateManifests(
-      readdirSync(dir)
-        .filter((f) => f.endsWith('.json') && f !== 'manifest.schema.json')
-        .sort()
-        .map((f) => ({ file: `schemas/${f}`, json: JSON.parse(readFileSync(join(dir, f), 'utf8')) as unknown })),
-    );
+  const check = () => loadManifestDir(dir);
   return {
     name: 'manifest-check',
     buildStart() {

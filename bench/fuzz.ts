@@ -4,7 +4,7 @@
 import { loadManifestDir } from '../server/manifests.ts';
 import { ADMIN, DIALECTS, ROLES, emailOf, passwordOf, startApp } from '../tests/server/harness.ts';
 import { runFuzz, seedFuzzTarget } from '../tests/server/fuzz-target.ts';
-import type { Role } from '../src/core/manifest/types.ts';
+import type { Role } from '../kernel/manifest/types.ts';
 
 export async function fuzz(perRoute = 200, seed = Date.now() % 1_000_000): Promise<void> {
   const manifests = loadManifestDir('schemas');

@@ -3,6 +3,7 @@
 # panel driven in Chromium against the real server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+npx tsx scripts/build/manifest-types.ts
 npx tsc --noEmit -p tsconfig.json
 npx vite build --logLevel warn
 npx vitest run

@@ -6,9 +6,9 @@ import { useEffect, useState } from 'react';
 import { usePanel } from '../../src/core/app/panel';
 import { useWrite } from '../../src/core/app/write-status';
 import type { ActionOverrideProps } from '../../src/registry/override-types';
+import { IPV4 } from '../../kernel/rules/ip';
 import { loadOfficeIp, officeIp, useOfficeIp } from './office-ip';
 
-const IPV4 = /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 
 /** The office-IP box of the Combinations toolbar (`screen.toolbar: ["officeIpBox"]`); hidden from testers. */
 export default function OfficeIpBox({ role }: ActionOverrideProps) {

@@ -2,7 +2,7 @@
 // it first, shared by the office-IP box, the tester's Add button and the new-combination prefill.
 import { useEffect } from 'react';
 import type { Panel } from '../../src/core/app/panel';
-import type { Manifest, Role } from '../../src/core/manifest/types';
+import type { Manifest, Role } from '../../kernel/manifest/types';
 import { session } from '../../src/core/session/session';
 import { createStore, useStore } from '../../src/core/store';
 

@@ -23,7 +23,7 @@ import { actionLabel, versionOf } from '../../src/core/list/record-actions';
 import { LookupSelect } from '../../src/mui/LookupSelect';
 import type { FormOverrideProps } from '../../src/registry/override-types';
 import { FormSection, TextListField } from '../shared/FormList';
-import { cleanModelNames, experimentProblems, newExperiment, removeItem, type DeploymentBlock, type ExperimentDraft } from './rules';
+import { cleanModelNames, experimentProblems, newExperiment, removeItem, type DeploymentBlock, type ExperimentDraft } from '../../kernel/rules/experiment';
 import { ModalActions } from '../../src/mui/ModalActions';
 import { StaleEditReload } from '../../src/mui/StaleEditReload';
 

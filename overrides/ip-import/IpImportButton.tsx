@@ -15,7 +15,7 @@ import { allowedAction } from '../../src/core/access/access';
 import { usePanel } from '../../src/core/app/panel';
 import { useWrite } from '../../src/core/app/write-status';
 import type { ActionOverrideProps } from '../../src/registry/override-types';
-import type { ImportResult } from './expand';
+import type { ImportResult } from '../../kernel/rules/ip';
 import { ModalActions } from '../../src/mui/ModalActions';
 
 const VENDORS = ['samsung', 'lg'];

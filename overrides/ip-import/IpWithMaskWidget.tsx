@@ -1,6 +1,6 @@
 import TextField from '@mui/material/TextField';
 import type { WidgetProps } from '@rjsf/utils';
-import { isIpv4Cidr, withMask } from './expand';
+import { isIpv4Cidr, withMask } from '../../kernel/rules/ip';
 
 /**
  * The tester-IP address input: the record's `ipv4cidr` format gates OK, and a valid address without a mask

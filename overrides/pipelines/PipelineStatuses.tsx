@@ -21,7 +21,7 @@ import { allowedAction } from '../../src/core/access/access';
 import { usePanel } from '../../src/core/app/panel';
 import type { ListResult } from '../../src/core/http/data-provider';
 import { useLiveRefresh } from '../../src/core/live/live-refresh';
-import type { ActionDecl } from '../../src/core/manifest/types';
+import type { ActionDecl } from '../../kernel/manifest/types';
 import type { ActionOverrideProps } from '../../src/registry/override-types';
 import { durationText, statusColor } from './status';
 

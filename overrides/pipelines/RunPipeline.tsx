@@ -10,7 +10,7 @@ import useSWR from 'swr';
 import { allowedAction } from '../../src/core/access/access';
 import { usePanel } from '../../src/core/app/panel';
 import { useWrite } from '../../src/core/app/write-status';
-import { CUSTOM_FORMATS } from '../../src/core/form/form-schema';
+import { VERSION3 } from '../../kernel/rules/formats';
 import { LookupSelect } from '../../src/mui/LookupSelect';
 import type { ActionOverrideProps } from '../../src/registry/override-types';
 
@@ -38,7 +38,7 @@ export default function RunPipeline({ manifest, role, reload }: ActionOverridePr
   const [version, setVersion] = useState('');
   const runWrite = useWrite(run?.ui?.label ?? 'Run pipeline');
   const reloadWrite = useWrite(reloadForWl?.ui?.label ?? 'Reload builds for wl');
-  const versionOk = CUSTOM_FORMATS.version3.test(version);
+  const versionOk = VERSION3.test(version);
   const canRun = Boolean(run) && gitlab?.configured !== false;
   const running = runWrite.status === 'pending';
   const reloading = reloadWrite.status === 'pending';

@@ -6,7 +6,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
-import { removeItem } from '../experiment/rules';
+import { removeItem } from '../../kernel/rules/experiment';
 
 /** A titled block of a bespoke form, with an optional action (an Add button) on the right of its title. */
 export function FormSection({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {

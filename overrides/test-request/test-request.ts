@@ -1,7 +1,7 @@
 // The Test request form's rules, apart from its drawing: which query the lookup gets (SPEC 7 "Test combination":
 // platform as JSON with the name, empty fields left out) and how each `matchedBy` of docs/device-api.md reads.
 import { toQuery } from '../../src/core/http/data-provider';
-import { parseIpv4 } from '../ip-import/expand';
+import { parseIpv4 } from '../../kernel/rules/ip';
 
 export interface TestRequestForm {
   appInstallId: string;

@@ -3,25 +3,26 @@
 // runs under a Content-Security-Policy without 'unsafe-eval'. The form schemas derive from the static
 // manifests (src/core/form/form-schema.ts), one per entity, mode and role; the panel looks its validator up by
 // the schema's hash (src/core/form/validator.ts).
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { compileSchemaValidatorsCode } from '@rjsf/validator-ajv8/compileSchemaValidators';
 import { hashForSchema, type RJSFSchema } from '@rjsf/utils';
 import type { Plugin } from 'vite';
 import { actionOfKind } from '../../src/core/access/access.ts';
 import { CUSTOM_FORMATS, formFields, formJsonSchema, validationSchema, type FormMode } from '../../src/core/form/form-schema.ts';
-import { ROLES, type Manifest } from '../../src/core/manifest/types.ts';
+import { expandManifest } from '../../kernel/manifest/files.ts';
+import { readSchemasDir } from '../../kernel/manifest/read-dir.ts';
+import type { Manifest } from '../../kernel/manifest/types.ts';
+import { ROLES, roleSet } from '../../kernel/roles.ts';
 
 export const FORM_VALIDATORS_MODULE = 'virtual:form-validators';
 const RESOLVED = `\0${FORM_VALIDATORS_MODULE}`;
 
 function readManifests(dirs: string[]): Manifest[] {
-  return dirs.flatMap((dir) =>
-    readdirSync(dir)
-      .filter((f) => f.endsWith('.json') && f !== 'manifest.schema.json')
-      .sort()
-      .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Manifest),
-  );
+  return dirs.flatMap((dir) => {
+    const { files, roles } = readSchemasDir(dir);
+    const names = roleSet(roles.json).names;
+    return files.map((f) => expandManifest(f.json as Manifest, names));
+  });
 }
 
 /** Every root schema the generic form validates: each manifest with form fields, in each mode, for each role (annotations left out). */

@@ -8,7 +8,8 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
-import { refusalText } from '../../src/core/manifest/error-text.ts';
+import { refusalText } from '../../kernel/manifest/error-text.ts';
+import { SEMVER } from '../../kernel/rules/formats.ts';
 import { badRequest } from '../errors.ts';
 import type { Engine } from '../crud/context.ts';
 import { localPath } from '../crud/files.ts';
@@ -17,7 +18,6 @@ import type { ActionContext } from './index.ts';
 export const BUILDS_FOLDER = 'builds';
 export const DESCRIPTOR = 'build.json';
 const SAFE = /^[A-Za-z0-9._-]+$/;
-const SEMVER = /^\d{1,2}\.\d{1,2}\.\d{1,2}$/;
 
 interface FoundBuild {
   name: string;

@@ -1,8 +1,8 @@
 // The A/B experiment calls that are not plain CRUD. The add/edit check reads the rules the experiment form
 // uses (overrides/experiment/rules.ts), so the client and the server refuse the same input.
-import { experimentProblems, type ExperimentDraft } from '../../overrides/experiment/rules.ts';
+import { experimentProblems, type ExperimentDraft } from '../../kernel/rules/experiment.ts';
 import { notFound } from '../errors.ts';
-import { refusalText } from '../../src/core/manifest/error-text.ts';
+import { refusalText } from '../../kernel/manifest/error-text.ts';
 import type { ActionContext, CheckContext } from './index.ts';
 
 /** The largest id an integer column holds: a larger one names no row, and must not reach PostgreSQL. */

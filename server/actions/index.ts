@@ -1,7 +1,7 @@
 // Name-keyed registries of the calls that are not plain CRUD, referenced from the manifests:
 // custom handlers (`"handler": "versions.list"`) and value sources of `forRole` (`"officeIp"`).
 import type { Kysely } from 'kysely';
-import type { Manifest } from '../../src/core/manifest/types.ts';
+import type { Manifest } from '../../kernel/manifest/types.ts';
 import type { Actor } from '../plugins/audit.ts';
 import type { Engine } from '../crud/context.ts';
 import { deleteExperimentUser, experimentRules } from './experiment.ts';

@@ -1,6 +1,6 @@
 // testersIP.addArray: the IP import stores the whole list in one transaction or nothing, after checking
 // every entry with the same rules the import modal uses.
-import { isIpv4Cidr, withMask } from '../../overrides/ip-import/expand.ts';
+import { isIpv4Cidr, withMask } from '../../kernel/rules/ip.ts';
 import { badRequest } from '../errors.ts';
 import type { ActionContext } from './index.ts';
 

@@ -1,6 +1,6 @@
 // The state the generic routes and the custom actions share.
 import type { Kysely } from 'kysely';
-import type { Manifest } from '../../src/core/manifest/types.ts';
+import type { Manifest } from '../../kernel/manifest/types.ts';
 import type { Capabilities } from '../db/database.ts';
 import type { AuditLog } from '../plugins/audit.ts';
 import type { LiveHub } from '../plugins/live-hub.ts';

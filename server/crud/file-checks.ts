@@ -4,7 +4,7 @@
 // an object. Each refusal names the field by its title (`Logo 1280x720 (PNG) is not a PNG image`).
 import { tokenize, tokenTypes, parse, ident, string as cssString, url as cssUrl } from 'css-tree';
 import { crc32, inflateSync } from 'node:zlib';
-import type { FileRule } from '../../src/core/manifest/types.ts';
+import type { FileRule } from '../../kernel/manifest/types.ts';
 import { AppError, badRequest } from '../errors.ts';
 import { parseJsonSafely } from './input.ts';
 

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Kysely } from 'kysely';
-import type { FileRule } from '../../src/core/manifest/types.ts';
+import type { FileRule } from '../../kernel/manifest/types.ts';
 import { badRequest } from '../errors.ts';
 import { isUploadedFile } from '../plugins/uploads.ts';
 import { checkUpload } from './file-checks.ts';

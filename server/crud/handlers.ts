@@ -1,14 +1,15 @@
 // One handler per action kind of docs/manifests.md, built once per declared action.
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import type { ActionDecl, FieldSchema, FilterDecl, Role } from '../../src/core/manifest/types.ts';
+import type { ActionDecl, FieldSchema, FilterDecl, Role } from '../../kernel/manifest/types.ts';
 import { AppError, badRequest, conflict, notFound } from '../errors.ts';
 import { hashPassword } from '../plugins/passwords.ts';
 import type { Actor } from '../plugins/audit.ts';
 import { beforeDestroy, customHandlers, recordChecks, valueSources } from '../actions/index.ts';
 import { revokeTokensOf, type Engine } from './context.ts';
 import { check, coerce, objectValidator, ajv, titleOf, type InputSource } from './input.ts';
-import { refusalText } from '../../src/core/manifest/error-text.ts';
+import { refusalText } from '../../kernel/manifest/error-text.ts';
+import { matches } from '../../kernel/rules/condition.ts';
 import { fieldKind, isEmailField, secretColumn, type EntityModel } from './model.ts';
 import { storedFileFields, takeUploads, withFiles } from './files.ts';
 import { columnRef, joinRelations, present, readOne, selectRows, toDb } from './rows.ts';
@@ -29,12 +30,6 @@ export interface CallContext {
 export type ActionHandler = (call: CallContext) => Promise<unknown>;
 
 
-function matches(condition: { field: string; equals?: unknown; notEquals?: unknown }, record: Record<string, unknown>) {
-  const value = record[condition.field];
-  if ('equals' in condition) return value === condition.equals;
-  if ('notEquals' in condition) return value !== condition.notEquals;
-  return false;
-}
 
 const derive = (fn: 'md5' | 'sha256', value: unknown) =>
   value === null || value === undefined ? null : createHash(fn).update(String(value)).digest('hex');
@@ -178,7 +173,7 @@ async function findByKey(engine: Engine, model: EntityModel, key: string[], inpu
 }
 
 function refuse(action: ActionDecl, record: Record<string, unknown>) {
-  if (action.refuseWhen && matches(action.refuseWhen, record)) throw conflict(action.refuseWhen.message);
+  if (action.refuseWhen && matches(record, action.refuseWhen)) throw conflict(action.refuseWhen.message);
 }
 
 async function revokeIfAccount(engine: Engine, model: EntityModel, trx: Kysely<any>, id: number) {

@@ -3,8 +3,10 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyRequest } from 'fastify';
-import type { ActionDecl, FieldSchema } from '../../src/core/manifest/types.ts';
-import { describeProblem, fieldTitle } from '../../src/core/manifest/error-text.ts';
+import type { ActionDecl, FieldSchema } from '../../kernel/manifest/types.ts';
+import { describeProblem, fieldTitle } from '../../kernel/manifest/error-text.ts';
+import { CUSTOM_FORMATS } from '../../kernel/rules/formats.ts';
+import { IPV4 } from '../../kernel/rules/ip.ts';
 import { AppError, badRequest } from '../errors.ts';
 import { fieldKind } from './model.ts';
 
@@ -15,18 +17,7 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 export const ajv = new Ajv({ allErrors: false, strict: false, useDefaults: false });
 addFormats(ajv);
-ajv.addFormat('semver', /^\d{1,2}\.\d{1,2}\.\d{1,2}$/);
-ajv.addFormat('version3', /^\d+\.\d+\.\d+$/);
-ajv.addFormat('ipv4cidr', {
-  type: 'string',
-  validate: (value: string) => {
-    const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?:\/(\d{1,2}))?$/.exec(value);
-    if (!match) return false;
-    const parts = match.slice(1, 5).map(Number);
-    const mask = match[5] === undefined ? 32 : Number(match[5]);
-    return parts.every((p) => p <= 255) && mask <= 32;
-  },
-});
+for (const [name, pattern] of Object.entries(CUSTOM_FORMATS)) ajv.addFormat(name, pattern);
 
 export type InputSource = 'query' | 'json' | 'multipart';
 
@@ -86,7 +77,7 @@ export function coerce(value: unknown, schema: FieldSchema, field: string, fromS
     return value;
   }
   // SPEC 9: the default mask is 32, so a stored address always carries one (as the import's do).
-  if (schema.format === 'ipv4cidr' && typeof value === 'string' && /^\d{1,3}(\.\d{1,3}){3}$/.test(value)) return `${value}/32`;
+  if (schema.format === 'ipv4cidr' && typeof value === 'string' && IPV4.test(value)) return `${value}/32`;
   if (!fromStrings || typeof value !== 'string') return value;
   if (value === '' && allowsNull(schema)) return null;
   if (kind === 'integer' && /^-?\d{1,15}$/.test(value)) return Number(value);

@@ -1,5 +1,5 @@
 // What the engine derives once from a manifest: columns, kinds, which fields a caller may send or read.
-import type { FieldSchema, Manifest } from '../../src/core/manifest/types.ts';
+import type { FieldSchema, Manifest } from '../../kernel/manifest/types.ts';
 import type { ColumnKind } from '../db/database.ts';
 
 export interface EntityModel {

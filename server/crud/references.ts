@@ -2,8 +2,8 @@
 // them, so the bulk deletes (destroyAll, destroyByFilter) keep them and say which ones and why, instead of
 // failing as a whole on the first foreign key.
 import type { Kysely, SelectQueryBuilder } from 'kysely';
-import type { Relation } from '../../src/core/manifest/types.ts';
-import { recordLabelField } from '../../src/core/manifest/fields.ts';
+import type { Relation } from '../../kernel/manifest/types.ts';
+import { recordLabelField } from '../../kernel/manifest/fields.ts';
 import type { Engine } from './context.ts';
 import type { EntityModel } from './model.ts';
 

@@ -1,7 +1,7 @@
 // Registers every action of every manifest at its exact method and path, behind its role rule. The role is
 // checked when the request arrives, before any body is read, and each call reads no more body than it needs.
 import type { FastifyInstance } from 'fastify';
-import type { ActionDecl, Manifest } from '../../src/core/manifest/types.ts';
+import type { ActionDecl, Manifest } from '../../kernel/manifest/types.ts';
 import { AppError } from '../errors.ts';
 import { requireRoles, type AuthUser } from '../plugins/auth.ts';
 import { publicCallGate } from '../plugins/public-rate-limit.ts';

@@ -5,7 +5,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Manifest } from '../../src/core/manifest/types.ts';
+import type { Manifest } from '../../kernel/manifest/types.ts';
 import { localPath } from '../crud/files.ts';
 
 const TYPES: Record<string, string> = {

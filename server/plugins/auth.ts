@@ -3,7 +3,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { randomBytes } from 'node:crypto';
-import type { Role } from '../../src/core/manifest/types.ts';
+import type { Role } from '../../kernel/manifest/types.ts';
+import { FIRST_ACCOUNT_ROLE } from '../../kernel/roles.ts';
 import { badRequest, forbidden, tooManyRequests, unauthorized } from '../errors.ts';
 import { TOKENS_TABLE, type Engine } from '../crud/context.ts';
 import { check, objectValidator, readRaw } from '../crud/input.ts';
@@ -94,7 +95,7 @@ export async function ensureFirstAdmin(engine: Engine, email?: string, password?
   const adminEmail = email ?? 'admin@example.com';
   const generated = password ? undefined : randomBytes(12).toString('base64url');
   const now = new Date().toISOString();
-  const row: Record<string, unknown> = { email: adminEmail, role: 'admin', [secretColumn('password')]: await hashPassword(password ?? generated!) };
+  const row: Record<string, unknown> = { email: adminEmail, role: FIRST_ACCOUNT_ROLE, [secretColumn('password')]: await hashPassword(password ?? generated!) };
   if (engine.accounts.hasColumn('createdAt')) row.createdAt = now;
   if (engine.accounts.hasColumn('updatedAt')) row.updatedAt = now;
   await engine.db.insertInto(engine.accounts.table).values(row).execute();

@@ -1,7 +1,7 @@
 // The live hub: server code calls emit(type, data); items are batched per tick and handed to the socket layer,
 // which sends each role only the item types the manifests' `live` declarations give it. It also carries the
 // end of a session (logout, password change, account deleted) to the sockets that session opened.
-import type { Manifest, Role } from '../../src/core/manifest/types.ts';
+import type { Manifest, Role } from '../../kernel/manifest/types.ts';
 
 export interface LiveItem {
   type: string;

@@ -4,7 +4,6 @@
 // the item types its manifests' `live` gives that role, and an ended session loses its sockets at once.
 import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
-import { ROLES } from '../../src/core/manifest/types.ts';
 import type { Engine } from '../crud/context.ts';
 import type { SessionSelector } from './live-hub.ts';
 import { liveTokenHashes, tokenFromHeader, userForToken } from './auth.ts';
@@ -67,7 +66,8 @@ export function registerLive(app: FastifyInstance, engine: Engine, options: Live
   };
   engine.live.attach({
     send(items) {
-      for (const role of ROLES) {
+      // The roles some live item type reaches (schemas/roles.json's names that a `live` declaration lists).
+      for (const role of new Set([...engine.live.audiences.values()].flat())) {
         const visible = items.filter((item) => engine.live.audiences.get(item.type)?.includes(role));
         if (visible.length) io.to(`role:${role}`).emit('dataQueue', visible);
       }

@@ -9,7 +9,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest, onSendAsyncHookHandler, preValidationAsyncHookHandler } from 'fastify';
 import multipart, { type Multipart } from '@fastify/multipart';
-import type { FileRule } from '../../src/core/manifest/types.ts';
+import type { FileRule } from '../../kernel/manifest/types.ts';
 import { AppError, badRequest } from '../errors.ts';
 import { STAGING, stagingPath } from '../crud/file-journal.ts';
 

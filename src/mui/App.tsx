@@ -4,7 +4,7 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
 import { guardRoute, screens } from '../core/access/access';
 import { usePanel } from '../core/app/panel';
-import type { Manifest, Role } from '../core/manifest/types';
+import type { Manifest, Role } from '../../kernel/manifest/types';
 import { session } from '../core/session/session';
 import { useStore } from '../core/store';
 import { Notices } from './Notices';

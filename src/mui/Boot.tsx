@@ -4,7 +4,7 @@ import { ThemeProvider } from '@mui/material/styles';
 import { useEffect, useState } from 'react';
 import { fetchConfig, hostAllowed } from '../core/app/config';
 import { createPanel, PanelContext, type Panel } from '../core/app/panel';
-import { bundledManifests } from '../core/manifest/manifest-set';
+import { bundledManifests } from '../core/manifest/bundled';
 import { checkRegistryNames } from '../registry/check';
 import { App } from './App';
 import { theme } from './theme';

@@ -14,8 +14,8 @@ import {
 import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { contentWidth, estimateWidth, type TextWidth } from '../core/list/column-widths';
 import { fileRuleOf } from '../core/form/files';
-import { detailFields, fieldLabel, fieldSchema, formatValue, getPath } from '../core/manifest/fields';
-import type { Manifest } from '../core/manifest/types';
+import { detailFields, fieldLabel, fieldSchema, formatValue, getPath } from '../../kernel/manifest/fields';
+import type { Manifest } from '../../kernel/manifest/types';
 import { matches } from '../core/access/access';
 import { cells, defaultCellName } from '../registry/cells';
 import { tones } from '../registry/tones';

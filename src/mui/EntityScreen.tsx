@@ -1,4 +1,4 @@
-import type { Manifest } from '../core/manifest/types';
+import type { Manifest } from '../../kernel/manifest/types';
 import { usePanel } from '../core/app/panel';
 import { screenOverrides } from '../registry/screens';
 import { ListScreen } from './ListScreen';

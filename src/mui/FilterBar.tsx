@@ -3,8 +3,8 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import { hasFilter, filterParam } from '../core/list/list-query';
 import { useListContext } from '../core/list/list-context';
-import { fieldSchema } from '../core/manifest/fields';
-import type { FieldSchema, Manifest } from '../core/manifest/types';
+import { fieldSchema } from '../../kernel/manifest/fields';
+import type { FieldSchema, Manifest } from '../../kernel/manifest/types';
 import { filterKinds } from '../registry/filters';
 
 /** A true/false field filters by yes or no (the server reads 'true' and 'false'). */

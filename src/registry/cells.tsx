@@ -1,8 +1,8 @@
 import Chip from '@mui/material/Chip';
 import Tooltip from '@mui/material/Tooltip';
 import type { ComponentType } from 'react';
-import { formatValue } from '../core/manifest/fields';
-import type { FieldSchema } from '../core/manifest/types';
+import { formatValue } from '../../kernel/manifest/fields';
+import type { FieldSchema } from '../../kernel/manifest/types';
 import { truncateText } from '../core/list/presentation';
 import { overrides } from '../../overrides';
 import type { CellProps } from './override-types';

@@ -1,4 +1,4 @@
-import type { ManifestSet } from '../core/manifest/manifest-set';
+import type { ManifestSet } from '../../kernel/manifest/manifest-set';
 import { cells } from './cells';
 import { filterKinds } from './filters';
 import { formOverrides, rowActionOverrides, screenOverrides, toolbarOverrides } from './screens';

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { ColumnDecl, FieldSchema, Manifest, Role } from '../core/manifest/types';
+import type { ColumnDecl, FieldSchema, Manifest, Role } from '../../kernel/manifest/types';
 
 /** What a whole-screen override receives (`screen.override`). */
 export interface ScreenOverrideProps {

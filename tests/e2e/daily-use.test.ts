@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addWhitelabel, insertRows, shot } from './catalogue-helpers';
 import { launchBrowser, loginThroughScreen, startServer, type RunningServer } from './harness';
+import { isEntityFile } from '../../kernel/manifest/files.ts';
 
 const LONG_EMAIL = 'a.rather.long.customer.address@example-television-company.com';
 const LONG_INSTALL = 'demo-install-0b7e5c1e-2f4d-4a8b-9c3e-5d6f7a8b9c0d';
@@ -16,7 +17,7 @@ const HUGE_LOGIN = `login-${'x'.repeat(90)}-end`;
 function adminMenuRoutes(): string[] {
   const dir = resolve(import.meta.dirname, '../../schemas');
   return readdirSync(dir)
-    .filter((f) => f.endsWith('.json') && f !== 'manifest.schema.json')
+    .filter(isEntityFile)
     .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')))
     .filter((m) => m.screen?.menu && (m.screen.menu.roles ?? m.screen.roles).includes('admin'))
     .map((m) => m.screen.route)

@@ -3,7 +3,7 @@
 // device call lets everyone through, token or not).
 import { expect, it } from 'vitest';
 import { loadManifestDir } from '../../server/manifests.ts';
-import type { Role } from '../../src/core/manifest/types.ts';
+import type { Role } from '../../kernel/manifest/types.ts';
 import { forEachDialect, ROLES } from './harness.ts';
 
 const manifests = loadManifestDir('schemas');

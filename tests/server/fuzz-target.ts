@@ -3,7 +3,7 @@
 // checks each answer: never a 5xx, the envelope matches the status, no role let through that the manifest
 // refuses, and an acknowledged write has exactly its audit row (a refused one, other than a 403, none).
 import type { FastifyInstance } from 'fastify';
-import type { Manifest, Role } from '../../src/core/manifest/types.ts';
+import type { Manifest, Role } from '../../kernel/manifest/types.ts';
 import { plainPng } from '../../scripts/lib/png.ts';
 import { multipartBody } from './harness.ts';
 import { hostileRequests, routesOf, type Fixtures } from './hostile.ts';

@@ -8,7 +8,7 @@ import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { buildApp, type BuildOptions } from '../../server/app.ts';
-import type { Role } from '../../src/core/manifest/types.ts';
+import type { Role } from '../../kernel/manifest/types.ts';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const DIALECTS = ['sqlite', 'postgres'] as const;

@@ -3,7 +3,7 @@
 // repeated keys, wrong and malformed bodies (multipart without a boundary, unterminated), HEAD, every role.
 // Mixed with plausible values so that writes succeed too. The same seed gives the same requests.
 import type { InjectOptions } from 'fastify';
-import type { ActionDecl, FieldSchema, Manifest, Role } from '../../src/core/manifest/types.ts';
+import type { ActionDecl, FieldSchema, Manifest, Role } from '../../kernel/manifest/types.ts';
 import { customHandlers } from '../../server/actions/index.ts';
 import { inputSource, type InputSource } from '../../server/crud/input.ts';
 import { plainPng } from '../../scripts/lib/png.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { loadManifestDir } from '../../server/manifests.ts';
-import { ManifestError } from '../../src/core/manifest/validate.ts';
+import { ManifestError } from '../../kernel/manifest/validate.ts';
 import { DIALECTS, startApp } from './harness.ts';
 
 const dirs: string[] = [];

@@ -3,7 +3,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { io, type Socket } from 'socket.io-client';
 import { forEachDialect, ADMIN, emailOf, passwordOf, type Harness } from './harness.ts';
-import type { Role } from '../../src/core/manifest/types.ts';
+import type { Role } from '../../kernel/manifest/types.ts';
 
 function connect(port: number, auth?: { token: string }, query?: Record<string, string>, origin?: string): Promise<'connected' | string> {
   return new Promise((resolve) => {

@@ -1,7 +1,7 @@
 // Menus and route decisions as each role gets them from the product's manifests.
 import { describe, expect, it } from 'vitest';
 import { guardRoute, menuFor, type MenuEntry } from '../../src/core/access/access';
-import { recordNoun } from '../../src/core/manifest/fields';
+import { recordNoun } from '../../kernel/manifest/fields';
 import { manifest, manifests } from './render';
 
 const labels = (entries: MenuEntry[]) => entries.map((e) => (e.kind === 'group' ? `${e.label}: ${e.items.map((i) => i.label).join(', ')}` : e.label));

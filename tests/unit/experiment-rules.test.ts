@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanModelNames, experimentProblems, newExperiment, removeItem } from '../../overrides/experiment/rules';
+import { cleanModelNames, experimentProblems, newExperiment, removeItem } from '../../kernel/rules/experiment';
 
 const valid = {
   whitelabelId: 1,

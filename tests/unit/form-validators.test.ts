@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { actionOfKind } from '../../src/core/access/access';
 import { formFields, formJsonSchema, type FormMode } from '../../src/core/form/form-schema';
 import { formValidator } from '../../src/core/form/validator';
-import { ROLES } from '../../src/core/manifest/types';
+import { ROLES } from '../../kernel/manifest/types';
 import { combinationsFor } from '../../overrides/combination/office-ip';
 import { manifest, manifests } from './render';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isIpv4Cidr, parseIpImport, rangeToCidrs, parseIpv4, withMask } from '../../overrides/ip-import/expand';
+import { isIpv4Cidr, parseIpImport, rangeToCidrs, parseIpv4, withMask } from '../../kernel/rules/ip';
 
 const ip = (text: string) => parseIpv4(text) as number;
 

@@ -1,6 +1,6 @@
 // Renders engine parts the way the panel does (theme, panel context, router, a fresh SWR cache), against the
 // real server that server-setup.ts started. API calls for arranging data go to the same server.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ThemeProvider } from '@mui/material/styles';
 import { render } from '@testing-library/react';
@@ -9,8 +9,9 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { SWRConfig } from 'swr';
 import { inject } from 'vitest';
 import { createPanel, PanelContext } from '../../src/core/app/panel';
-import { loadManifests, type ManifestSet } from '../../src/core/manifest/load';
-import type { Manifest } from '../../src/core/manifest/types';
+import { isEntityFile } from '../../kernel/manifest/files';
+import { loadManifests, type ManifestSet } from '../../kernel/manifest/load';
+import type { Manifest } from '../../kernel/manifest/types';
 import { signIn } from '../../src/core/session/session';
 import { theme } from '../../src/mui/theme';
 
@@ -23,9 +24,10 @@ export function manifests(): ManifestSet {
   const dir = inject('schemasDir');
   cached ??= loadManifests(
     readdirSync(dir)
-      .filter((f) => f.endsWith('.json') && f !== 'manifest.schema.json')
+      .filter(isEntityFile)
       .sort()
       .map((f) => ({ file: `schemas/${f}`, json: JSON.parse(readFileSync(join(dir, f), 'utf8')) as unknown })),
+    existsSync(join(dir, 'roles.json')) ? { file: 'schemas/roles.json', json: JSON.parse(readFileSync(join(dir, 'roles.json'), 'utf8')) as unknown } : undefined,
   );
   return cached;
 }

@@ -1,17 +1,9 @@
 // Address matching for the device lookup: is the caller's IPv4 address inside any block of a CIDR list (the
-// tester IP list). Parsing reuses the IP rules of overrides/ip-import/expand.ts; the list becomes sorted,
+// tester IP list). Parsing uses the IP rules of kernel/rules/ip.ts; the list becomes sorted,
 // merged intervals, so a lookup is a binary search however many blocks (the import allows a million) there are.
-import { isIpv4Cidr, parseIpv4 } from '../../../overrides/ip-import/expand.ts';
+import { cidrBounds, parseIpv4 } from '../../../kernel/rules/ip.ts';
 
-/** The first and last address of a block, as 32-bit numbers: `cidrBounds('10.0.0.0/30')` -> [167772160, 167772163]. */
-export function cidrBounds(cidr: string): [number, number] | null {
-  if (!isIpv4Cidr(cidr)) return null;
-  const [address, mask] = cidr.split('/');
-  const bits = mask === undefined ? 32 : Number(mask);
-  const size = 2 ** (32 - bits);
-  const start = Math.floor(parseIpv4(address)! / size) * size;
-  return [start, start + size - 1];
-}
+export { cidrBounds };
 
 export interface IpRanges {
   /** True when `ip` (dotted IPv4) is inside one of the blocks; false for anything that is not an address. */

@@ -1,8 +1,9 @@
-import { getPath } from '../manifest/fields';
-import type { ActionDecl, Condition, Manifest, Role } from '../manifest/types';
+import type { ActionDecl, Manifest, Role } from '../../../kernel/manifest/types';
+import { HOME_BY_ROLE } from '../../../kernel/roles';
+import { matches } from '../../../kernel/rules/condition';
 
-/** Where a role lands when it opens a screen it may not see (SPEC 2 guard); other roles stay where they are. */
-export const HOME_BY_ROLE: Partial<Record<Role, string>> = { tester: '/testerIP', customercare: '/appinfo' };
+/** Where a role lands when it opens a screen it may not see (SPEC 2 guard): the `home` of schemas/roles.json. */
+export { HOME_BY_ROLE };
 
 export type GuardDecision = { kind: 'allow' } | { kind: 'login' } | { kind: 'redirect'; to: string } | { kind: 'cancel' };
 
@@ -76,10 +77,5 @@ export function actionOfKind(manifest: Manifest, kind: ActionDecl['kind'], role:
   return entry && role && entry[1].roles.includes(role) ? entry : undefined;
 }
 
-/** matches({role: 'admin'}, {field: 'role', equals: 'admin'}) === true */
-export function matches(row: unknown, condition: Condition): boolean {
-  const value = getPath(row, condition.field);
-  if ('equals' in condition) return value === condition.equals;
-  if ('notEquals' in condition) return value !== condition.notEquals;
-  return false;
-}
+/** matches({role: 'admin'}, {field: 'role', equals: 'admin'}) === true (kernel/rules/condition.ts) */
+export { matches };

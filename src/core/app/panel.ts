@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
 import { createDataProvider, type DataProvider } from '../http/data-provider';
 import { connectLive, disconnectLive } from '../live/live-store';
-import type { ManifestSet } from '../manifest/manifest-set';
+import type { ManifestSet } from '../../../kernel/manifest/manifest-set';
 import { session, signIn, signOut, type SessionUser } from '../session/session';
 import type { PanelConfig } from './config';
 import { notify } from './notices';

@@ -1,7 +1,7 @@
 // The form's validation errors in the words of the server's 400s (src/core/manifest/error-text.ts), so a bad value
 // reads the same sentence under the field as in the notice of a refused write.
-import { describeProblem } from '../manifest/error-text';
-import type { FieldSchema } from '../manifest/types';
+import { describeProblem } from '../../../kernel/manifest/error-text';
+import type { FieldSchema } from '../../../kernel/manifest/types';
 
 /** An error as RJSF's ajv validator reports it: `property` is `.field` or `.field.0` (with the missing field for `required`). */
 export interface FormValidationError {

@@ -1,5 +1,6 @@
-import type { ActionDecl, FieldSchema, Manifest, Role } from '../manifest/types';
+import type { ActionDecl, FieldSchema, Manifest, Role } from '../../../kernel/manifest/types';
 import { fileRuleOf } from './files';
+import { CUSTOM_FORMATS } from '../../../kernel/rules/formats';
 
 export type FormMode = 'create' | 'edit';
 
@@ -83,12 +84,8 @@ export function initialValues(fields: FormField[], record: Record<string, unknow
   return values;
 }
 
-/** Formats of the manifests' record schemas (docs/manifests.md), for the form validator. */
-export const CUSTOM_FORMATS: Record<string, RegExp> = {
-  semver: /^\d{1,2}\.\d{1,2}\.\d{1,2}$/,
-  version3: /^\d+\.\d+\.\d+$/,
-  ipv4cidr: /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\/(3[0-2]|[12]?\d))?$/,
-};
+/** Formats of the manifests' record schemas (docs/manifests.md), for the form validator: kernel/rules/formats.ts. */
+export { CUSTOM_FORMATS };
 
 /** Keywords that never change what is valid: a form may carry values for them only known at run time. */
 const ANNOTATIONS = new Set(['default', 'description', 'examples', '$comment']);

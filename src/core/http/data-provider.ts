@@ -1,4 +1,4 @@
-import type { ActionDecl } from '../manifest/types';
+import type { ActionDecl } from '../../../kernel/manifest/types';
 import { HttpError } from './http-error';
 
 export { HttpError };

@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { Manifest, Role } from '../manifest/types';
+import type { Manifest, Role } from '../../../kernel/manifest/types';
 
 /** What every piece of one list screen shares: its manifest, the caller's role, route parameters and reload. */
 export interface ListContextValue {

@@ -1,4 +1,4 @@
-import type { FilterDecl, ListDecl } from '../manifest/types';
+import type { FilterDecl, ListDecl } from '../../../kernel/manifest/types';
 
 /** The view of a list screen, as the URL holds it: `?page=2&size=50&sort=name&order=desc&name=web`. */
 export interface ListQuery {

@@ -1,8 +1,8 @@
 import useSWR from 'swr';
 import { actionOfKind } from '../access/access';
 import { usePanel } from '../app/panel';
-import { recordLabelField } from '../manifest/fields';
-import type { Manifest } from '../manifest/types';
+import { recordLabelField } from '../../../kernel/manifest/fields';
+import type { Manifest } from '../../../kernel/manifest/types';
 import { session } from '../session/session';
 import { useStore } from '../store';
 

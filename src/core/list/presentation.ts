@@ -1,5 +1,5 @@
 import { matches } from '../access/access';
-import type { HighlightRule, Tone } from '../manifest/types';
+import type { HighlightRule, Tone } from '../../../kernel/manifest/types';
 
 /** The tone of a row: the first highlight rule that matches wins. */
 export function rowTone(row: unknown, rules: HighlightRule[] | undefined): Tone | undefined {

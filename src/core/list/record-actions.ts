@@ -1,6 +1,6 @@
 import { matches } from '../access/access';
-import { countNoun, pluralNoun } from '../manifest/fields';
-import type { ActionDecl, FieldSchema, Manifest } from '../manifest/types';
+import { countNoun, pluralNoun } from '../../../kernel/manifest/fields';
+import type { ActionDecl, FieldSchema, Manifest } from '../../../kernel/manifest/types';
 
 type Row = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import type { Role } from '../manifest/types';
+import type { Role } from '../../../kernel/manifest/types';
 import { createStore } from '../store';
 
 export interface SessionUser {

@@ -1,7 +1,10 @@
 // Validates entity manifests against schemas/manifest.schema.json and cross-checks what JSON Schema cannot see
 // (field references, relation targets, unique routes). Runs in Node and in the browser build: no fs here.
 import Ajv, { type ErrorObject } from 'ajv';
-import metaSchema from '../../../schemas/manifest.schema.json';
+import metaSchema from '../../schemas/manifest.schema.json';
+import declaredRoles from '../../schemas/roles.json';
+import { roleSet, rolesFileProblems } from '../roles';
+import { expandManifest } from './files';
 import type { Manifest } from './types';
 
 /** A manifest that is not valid; `file` is the schemas/ file and `path` the JSON pointer of the fault. */
@@ -16,10 +19,18 @@ export class ManifestError extends Error {
   }
 }
 
-let compiled: ReturnType<Ajv['compile']> | undefined;
-function metaValidator() {
-  if (!compiled) compiled = new Ajv({ allErrors: false, strict: false }).compile(metaSchema);
-  return compiled;
+const compiled = new Map<string, ReturnType<Ajv['compile']>>();
+/** The meta-schema with its role list filled in from the roles file (compiled once per role list). */
+function metaValidator(roleNames: readonly string[]) {
+  const key = roleNames.join(',');
+  let validate = compiled.get(key);
+  if (!validate) {
+    const schema = structuredClone(metaSchema) as { definitions: { role: Record<string, unknown> } };
+    schema.definitions.role.enum = [...roleNames];
+    validate = new Ajv({ allErrors: false, strict: false }).compile(schema);
+    compiled.set(key, validate);
+  }
+  return validate;
 }
 
 function describe(error: ErrorObject): string {
@@ -33,21 +44,40 @@ function describe(error: ErrorObject): string {
   return error.message ?? error.keyword;
 }
 
+/** The roles file a check reads: its JSON and the name it is reported under. */
+export interface RolesSource {
+  file: string;
+  json: unknown;
+}
+
+const DECLARED: RolesSource = { file: 'schemas/roles.json', json: declaredRoles };
+
 /**
- * Checks every manifest and returns them typed; the first fault throws a ManifestError naming file and path.
+ * Checks every manifest and returns them typed (with `x-enum` lists filled in); the first fault throws a
+ * ManifestError naming file and path. `roles` is the roles file (default: this application's schemas/roles.json).
  * @example validateManifests([{ file: 'schemas/platform.json', json }]) // -> [platformManifest]
  */
-export function validateManifests(files: { file: string; json: unknown }[]): Manifest[] {
-  const validate = metaValidator();
+export function validateManifests(files: { file: string; json: unknown }[], roles: RolesSource = DECLARED): Manifest[] {
+  const rolesProblem = rolesFileProblems(roles.json)[0];
+  if (rolesProblem) throw new ManifestError(roles.file, rolesProblem.path, rolesProblem.problem);
+  const set = roleSet(roles.json);
+  const validate = metaValidator(set.names);
   const manifests: { file: string; m: Manifest }[] = [];
   for (const { file, json } of files) {
     if (!validate(json)) {
       const error = validate.errors![0];
       throw new ManifestError(file, error.instancePath, describe(error));
     }
-    manifests.push({ file, m: json as Manifest });
+    manifests.push({ file, m: expandManifest(json as Manifest, set.names) });
   }
   crossCheck(manifests);
+  for (const [role, home] of Object.entries(set.homes)) {
+    const screen = manifests.find(({ m }) => m.screen?.route === home);
+    if (!screen) throw new ManifestError(roles.file, `/roles/${role}/home`, `no manifest declares a screen at route "${home}"`);
+    if (!screen.m.screen!.roles.includes(role as never)) {
+      throw new ManifestError(roles.file, `/roles/${role}/home`, `the screen at "${home}" (${screen.file}) does not list role "${role}"`);
+    }
+  }
   return manifests.map(({ m }) => m);
 }
 
@@ -158,6 +188,21 @@ function crossCheck(manifests: { file: string; m: Manifest }[]): void {
     if (m.screen) {
       if (routes.has(m.screen.route)) fail('/screen/route', `route "${m.screen.route}" is also used by ${routes.get(m.screen.route)}`);
       routes.set(m.screen.route, file);
+    }
+    // A lookup the screen's roles cannot list would leave them an empty select: a build error.
+    const listers = (entity: string) =>
+      Object.values(byEntity.get(entity)?.actions ?? {}).filter((a) => a.kind === 'list').flatMap((a) => a.roles as string[]);
+    const lookups: [string, string][] = [
+      ...(list.filters ?? []).flatMap((f, i): [string, string][] => (f.lookup ? [[f.lookup, `/list/filters/${i}/lookup`]] : [])),
+      ...Object.entries(form.ui ?? {}).flatMap(([field, ui]): [string, string][] => (ui.lookup ? [[ui.lookup, `/form/ui/${field}/lookup`]] : [])),
+    ];
+    if (m.screen) {
+      for (const [entity, path] of lookups) {
+        const missing = (m.screen.roles as string[]).filter((r) => !listers(entity).includes(r));
+        if (missing.length) {
+          fail(path, `the screen's roles ${missing.join(', ')} cannot list entity "${entity}" (its list action allows ${listers(entity).join(', ') || 'no role'})`);
+        }
+      }
     }
     for (const [name, action] of Object.entries(m.actions)) {
       const at = `/actions/${name}`;

@@ -1,18 +1,23 @@
-// IP lists for tester whitelists: the rules of SPEC section 5 ("Tester IP form", "IP import"), shared by the
-// import modal, the tester-IP form and the server's addArray check. Pure functions, no DOM.
+// The IPv4 rules, once for the whole application: the `ipv4cidr` format of record schemas (server input and
+// the panel's precompiled form validators), the office-IP box, the device lookup's address ranges and the tester
+// IP import (SPEC section 5, "Tester IP form", "IP import"). Pure functions, no DOM.
 
-const DOTTED = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+/** One part of a dotted address: 0-255 without leading zeros (as ajv-formats' `ipv4`). */
+const OCTET = '(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+/** A mask of 0-32. */
+const MASK = '(3[0-2]|[12]?\\d)';
 
-/** Parses "a.b.c.d" into a 32-bit number, or null when a part is not 0-255. */
+/** A dotted IPv4 address: `IPV4.test('10.0.0.1') === true`, `IPV4.test('01.2.3.4') === false`. */
+export const IPV4 = new RegExp(`^${OCTET}\\.${OCTET}\\.${OCTET}\\.${OCTET}$`);
+/** The `ipv4cidr` format: an address with an optional /mask of 0-32. */
+export const IPV4_CIDR = new RegExp(`^${OCTET}\\.${OCTET}\\.${OCTET}\\.${OCTET}(/${MASK})?$`);
+
+/** Parses "a.b.c.d" into a 32-bit number, or null when it is not an address. */
 export function parseIpv4(text: string): number | null {
-  const m = DOTTED.exec(text);
+  const m = IPV4.exec(text);
   if (!m) return null;
   let value = 0;
-  for (let i = 1; i <= 4; i += 1) {
-    const part = Number(m[i]);
-    if (part > 255) return null;
-    value = value * 256 + part;
-  }
+  for (let i = 1; i <= 4; i += 1) value = value * 256 + Number(m[i]);
   return value;
 }
 
@@ -22,9 +27,17 @@ export function formatIpv4(value: number): string {
 
 /** True for a dotted IPv4 address with an optional /mask of 0-32: `isIpv4Cidr('10.0.0.1/24') === true`. */
 export function isIpv4Cidr(text: string): boolean {
-  const [address, mask, extra] = text.split('/');
-  if (extra !== undefined || parseIpv4(address) === null) return false;
-  return mask === undefined || (/^\d{1,2}$/.test(mask) && Number(mask) <= 32);
+  return IPV4_CIDR.test(text);
+}
+
+/** The first and last address of a block, as 32-bit numbers: `cidrBounds('10.0.0.0/30')` -> [167772160, 167772163]. */
+export function cidrBounds(cidr: string): [number, number] | null {
+  if (!isIpv4Cidr(cidr)) return null;
+  const [address, mask] = cidr.split('/');
+  const bits = mask === undefined ? 32 : Number(mask);
+  const size = 2 ** (32 - bits);
+  const start = Math.floor(parseIpv4(address)! / size) * size;
+  return [start, start + size - 1];
 }
 
 /** Adds the default mask /32 where none is given: `withMask('1.2.3.4') === '1.2.3.4/32'`. */

@@ -25,15 +25,3 @@ export function indexManifests(all: Manifest[], files: ManifestFile[]): Manifest
     fileOf: (entity) => fileByEntity.get(entity) ?? `schemas/${entity}.json`,
   };
 }
-
-/**
- * The bundled schemas/*.json files (the meta-schema excluded). The build refuses an invalid manifest (the
- * manifest-check plugin of vite.config.ts), so the panel indexes them without shipping the validator.
- */
-export function bundledManifests(): ManifestSet {
-  const modules = import.meta.glob<{ default: unknown }>(['/schemas/*.json', '!/schemas/manifest.schema.json'], { eager: true });
-  const files = Object.entries(modules)
-    .map(([path, mod]) => ({ file: path.replace(/^\//, ''), json: mod.default }))
-    .sort((a, b) => a.file.localeCompare(b.file));
-  return indexManifests(files.map((f) => f.json as Manifest), files);
-}
