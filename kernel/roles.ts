@@ -1,7 +1,7 @@
 // The roles of the panel, read from schemas/roles.json (the one place they are declared): names, the home
 // route a role lands on when it opens a screen it may not see, and the role of the first account.
-import declared from '../schemas/roles.json';
-import type { Role } from './manifest/generated';
+import declared from '../schemas/roles.json' with { type: 'json' };
+import type { Role } from './manifest/generated.ts';
 
 export interface RoleDecl {
   description?: string;

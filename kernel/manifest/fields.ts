@@ -1,4 +1,4 @@
-import type { FieldSchema, Manifest } from './types';
+import type { FieldSchema, Manifest } from './types.ts';
 
 /** getPath({user: {email: 'a@b'}}, 'user.email') === 'a@b' */
 export function getPath(row: unknown, path: string): unknown {

@@ -1,6 +1,6 @@
 // Which files of a schemas/ folder are entity manifests, and the in-memory step every reader of them takes
 // (server start, build, panel): lists declared elsewhere ("x-enum": "roles") are filled in.
-import type { Manifest } from './types';
+import type { Manifest } from './types.ts';
 
 /** The files of schemas/ that are not entity manifests. */
 export const NOT_ENTITY_FILES: readonly string[] = ['manifest.schema.json', 'roles.json'];

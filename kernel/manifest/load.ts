@@ -1,6 +1,6 @@
-import type { Manifest } from './types';
-import { validateManifests, type RolesSource } from './validate';
-import { indexManifests, type ManifestFile, type ManifestSet } from './manifest-set';
+import type { Manifest } from './types.ts';
+import { validateManifests, type RolesSource } from './validate.ts';
+import { indexManifests, type ManifestFile, type ManifestSet } from './manifest-set.ts';
 
 export type { ManifestFile, ManifestSet };
 

@@ -1,4 +1,4 @@
-import type { Manifest } from './types';
+import type { Manifest } from './types.ts';
 
 export interface ManifestFile {
   file: string;

@@ -2,10 +2,10 @@
 // server start, the build's checks and the tests, and validates it with the kernel's validator.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import declaredRoles from '../../schemas/roles.json';
-import { isEntityFile } from './files';
-import type { Manifest } from './types';
-import { ManifestError, validateManifests, type RolesSource } from './validate';
+import declaredRoles from '../../schemas/roles.json' with { type: 'json' };
+import { isEntityFile } from './files.ts';
+import type { Manifest } from './types.ts';
+import { ManifestError, validateManifests, type RolesSource } from './validate.ts';
 
 export interface SchemasDir {
   /** The entity manifests as parsed JSON, sorted by file name; `file` is relative to the working directory. */

@@ -1,7 +1,7 @@
 // The shape of one schemas/<entity>.json file. The types come from kernel/manifest/generated.ts, which
 // scripts/build/manifest-types.ts writes from schemas/manifest.schema.json (the authority) and
 // schemas/roles.json; only the names below are added here, as views of those types. See docs/manifests.md.
-import type { ActionDecl, FilterDecl, HighlightRule } from './generated';
+import type { ActionDecl, FilterDecl, HighlightRule } from './generated.ts';
 
 export type {
   ActionDecl,
@@ -22,8 +22,8 @@ export type {
   Role,
   ScreenDecl,
   StorageDecl,
-} from './generated';
-export { ROLES } from '../roles';
+} from './generated.ts';
+export { ROLES } from '../roles.ts';
 
 export type Tone = HighlightRule['tone'];
 export type FilterOp = FilterDecl['op'];

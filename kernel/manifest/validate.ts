@@ -1,11 +1,11 @@
 // Validates entity manifests against schemas/manifest.schema.json and cross-checks what JSON Schema cannot see
 // (field references, relation targets, unique routes). Runs in Node and in the browser build: no fs here.
 import Ajv, { type ErrorObject } from 'ajv';
-import metaSchema from '../../schemas/manifest.schema.json';
-import declaredRoles from '../../schemas/roles.json';
-import { roleSet, rolesFileProblems } from '../roles';
-import { expandManifest } from './files';
-import type { Manifest } from './types';
+import metaSchema from '../../schemas/manifest.schema.json' with { type: 'json' };
+import declaredRoles from '../../schemas/roles.json' with { type: 'json' };
+import { roleSet, rolesFileProblems } from '../roles.ts';
+import { expandManifest } from './files.ts';
+import type { Manifest } from './types.ts';
 
 /** A manifest that is not valid; `file` is the schemas/ file and `path` the JSON pointer of the fault. */
 export class ManifestError extends Error {

@@ -1,7 +1,7 @@
 // The row condition of manifests ({field, equals} / {field, notEquals}): a list's highlight rules in the panel
 // and an action's refuseWhen on the server read it the same way.
-import { getPath } from '../manifest/fields';
-import type { Condition } from '../manifest/types';
+import { getPath } from '../manifest/fields.ts';
+import type { Condition } from '../manifest/types.ts';
 
 /** matches({role: 'admin'}, {field: 'role', equals: 'admin'}) === true; `field` may be a dotted path. */
 export function matches(row: unknown, condition: Condition): boolean {

@@ -1,6 +1,6 @@
-import type { ActionDecl, Manifest, Role } from '../../../kernel/manifest/types';
-import { HOME_BY_ROLE } from '../../../kernel/roles';
-import { matches } from '../../../kernel/rules/condition';
+import type { ActionDecl, Manifest, Role } from '../../../kernel/manifest/types.ts';
+import { HOME_BY_ROLE } from '../../../kernel/roles.ts';
+import { matches } from '../../../kernel/rules/condition.ts';
 
 /** Where a role lands when it opens a screen it may not see (SPEC 2 guard): the `home` of schemas/roles.json. */
 export { HOME_BY_ROLE };

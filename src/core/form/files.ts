@@ -1,4 +1,4 @@
-import type { FileRule, Manifest } from '../../../kernel/manifest/types';
+import type { FileRule, Manifest } from '../../../kernel/manifest/types.ts';
 
 /** The upload rule of a field when `storage.files` names it, else undefined. */
 export function fileRuleOf(manifest: Manifest, field: string): FileRule | undefined {

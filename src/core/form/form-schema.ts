@@ -1,6 +1,6 @@
-import type { ActionDecl, FieldSchema, Manifest, Role } from '../../../kernel/manifest/types';
-import { fileRuleOf } from './files';
-import { CUSTOM_FORMATS } from '../../../kernel/rules/formats';
+import type { ActionDecl, FieldSchema, Manifest, Role } from '../../../kernel/manifest/types.ts';
+import { fileRuleOf } from './files.ts';
+import { CUSTOM_FORMATS } from '../../../kernel/rules/formats.ts';
 
 export type FormMode = 'create' | 'edit';
 
