@@ -1,16 +1,18 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { loadManifestDir } from './kernel/manifest/read-dir.ts';
+import { loadManifestDir } from './server/manifests.ts';
 import { formValidators } from './scripts/build/form-validators.ts';
 
 const BACKEND = process.env.PANEL_BACKEND ?? 'http://127.0.0.1:8080';
+/** The manifests the build checks (SCHEMAS_DIR, as the server reads; default schemas/). */
+const SCHEMAS_DIR = resolve(import.meta.dirname, process.env.SCHEMAS_DIR ?? 'schemas');
 
 /** Fails the build (and warns in dev) when a schemas/ manifest is invalid; the message names file and JSON path. */
 function manifestCheck(): Plugin {
-  const dir = join(import.meta.dirname, 'schemas');
+  const dir = SCHEMAS_DIR;
   const check = () => loadManifestDir(dir);
   return {
     name: 'manifest-check',
@@ -41,7 +43,9 @@ function precompress(): Plugin {
     configResolved(config) {
       outDir = resolve(config.root, config.build.outDir);
     },
-    closeBundle() {
+    closeBundle(error?: Error) {
+      // A failed build (a manifest mistake) wrote nothing: its own message is the one to read.
+      if (error || !existsSync(outDir)) return;
       const walk = (dir: string): string[] =>
         readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
       for (const file of walk(outDir)) {
@@ -56,7 +60,7 @@ function precompress(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), manifestCheck(), formValidators(['schemas']), precompress()],
+  plugins: [react(), manifestCheck(), formValidators([SCHEMAS_DIR]), precompress()],
   build: { outDir: 'dist', emptyOutDir: true, manifest: true },
   server: {
     proxy: {

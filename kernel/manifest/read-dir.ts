@@ -5,7 +5,8 @@ import { join, relative } from 'node:path';
 import declaredRoles from '../../schemas/roles.json' with { type: 'json' };
 import { isEntityFile } from './files.ts';
 import type { Manifest } from './types.ts';
-import { ManifestError, validateManifests, type RolesSource } from './validate.ts';
+import { ManifestError } from './error.ts';
+import { validateManifests, type RolesSource } from './validate.ts';
 
 export interface SchemasDir {
   /** The entity manifests as parsed JSON, sorted by file name; `file` is relative to the working directory. */

@@ -4,20 +4,12 @@ import Ajv, { type ErrorObject } from 'ajv';
 import metaSchema from '../../schemas/manifest.schema.json' with { type: 'json' };
 import declaredRoles from '../../schemas/roles.json' with { type: 'json' };
 import { roleSet, rolesFileProblems } from '../roles.ts';
+import { ManifestError } from './error.ts';
 import { expandManifest } from './files.ts';
+import { checkRecordSchemas } from './record-check.ts';
 import type { Manifest } from './types.ts';
 
-/** A manifest that is not valid; `file` is the schemas/ file and `path` the JSON pointer of the fault. */
-export class ManifestError extends Error {
-  file: string;
-  path: string;
-  constructor(file: string, path: string, problem: string) {
-    super(`${file} at ${path || '/'}: ${problem}`);
-    this.name = 'ManifestError';
-    this.file = file;
-    this.path = path || '/';
-  }
-}
+export { ManifestError };
 
 const compiled = new Map<string, ReturnType<Ajv['compile']>>();
 /** The meta-schema with its role list filled in from the roles file (compiled once per role list). */
@@ -71,6 +63,7 @@ export function validateManifests(files: { file: string; json: unknown }[], role
     manifests.push({ file, m: expandManifest(json as Manifest, set.names) });
   }
   crossCheck(manifests);
+  checkRecordSchemas(manifests.map(({ file, m }) => ({ file, manifest: m })));
   for (const [role, home] of Object.entries(set.homes)) {
     const screen = manifests.find(({ m }) => m.screen?.route === home);
     if (!screen) throw new ManifestError(roles.file, `/roles/${role}/home`, `no manifest declares a screen at route "${home}"`);

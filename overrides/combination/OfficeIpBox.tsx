@@ -7,10 +7,10 @@ import { usePanel } from '../../src/core/app/panel';
 import { useWrite } from '../../src/core/app/write-status';
 import type { ActionOverrideProps } from '../../src/registry/override-types';
 import { IPV4 } from '../../kernel/rules/ip';
-import { loadOfficeIp, officeIp, useOfficeIp } from './office-ip';
+import { loadOfficeIp, officeIp, officeIpForcedFor, useOfficeIp } from './office-ip';
 
 
-/** The office-IP box of the Combinations toolbar (`screen.toolbar: ["officeIpBox"]`); hidden from testers. */
+/** The office-IP box of the Combinations toolbar (`screen.toolbar: ["officeIpBox"]`); hidden from testers (see officeIpForcedFor). */
 export default function OfficeIpBox({ role }: ActionOverrideProps) {
   const panel = usePanel();
   const { ip, loaded } = useOfficeIp(panel);
@@ -18,7 +18,8 @@ export default function OfficeIpBox({ role }: ActionOverrideProps) {
   const write = useWrite('Office IP update');
   useEffect(() => setDraft(ip ?? ''), [ip]);
   const update = panel.manifests.byEntity.get('officeIp')?.actions.update;
-  if (role === 'tester' || !update?.roles.includes(role)) return null;
+  // Hidden from the roles whose combinations get the office IP forced (the tester).
+  if (officeIpForcedFor(panel.manifests.byEntity.get('combination'), role) || !update?.roles.includes(role)) return null;
   const pending = write.status === 'pending';
 
   async function save() {

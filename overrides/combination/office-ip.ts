@@ -40,11 +40,19 @@ export function useOfficeIp(panel: Panel): OfficeIpState {
 }
 
 /**
+ * True when the server forces the office IP into `role`'s combinations (a `forRole` value source `officeIp` on
+ * an action of the manifest: the tester, in schemas/combination.json), so no role name is written here.
+ */
+export function officeIpForcedFor(manifest: Manifest | undefined, role: Role): boolean {
+  return Object.values(manifest?.actions ?? {}).some((a) => Object.values(a.forRole?.[role] ?? {}).includes('officeIp'));
+}
+
+/**
  * The combination manifest as a tester's screen uses it (SPEC 6): no Add while no office IP is known, and a
  * new combination prefilled with it. The server forces the IP either way (`forRole`).
  */
 export function combinationsFor(manifest: Manifest, role: Role, ip: string | null): Manifest {
-  if (role !== 'tester') return manifest;
+  if (!officeIpForcedFor(manifest, role)) return manifest;
   if (!ip) {
     const { create: _hidden, ...actions } = manifest.actions;
     return { ...manifest, actions };

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addWhitelabel, insertRows, shot } from './catalogue-helpers';
 import { launchBrowser, loginThroughScreen, startServer, type RunningServer } from './harness';
 import { isEntityFile } from '../../kernel/manifest/files.ts';
+import { ROLES } from '../../kernel/roles.ts';
 
 const LONG_EMAIL = 'a.rather.long.customer.address@example-television-company.com';
 const LONG_INSTALL = 'demo-install-0b7e5c1e-2f4d-4a8b-9c3e-5d6f7a8b9c0d';
@@ -224,7 +225,7 @@ describe('the screens staff use daily', () => {
       if (route !== '/users') await dialog().getByRole('button', { name: 'Cancel' }).click();
     }
     await dialog().getByLabel('Role').click();
-    expect(await page.getByRole('option').allTextContents()).toEqual(['admin', 'developer', 'tester', 'customercare']);
+    expect(await page.getByRole('option').allTextContents()).toEqual([...ROLES]);
     await shot(page, 'user-form-roles');
   });
 

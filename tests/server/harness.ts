@@ -9,11 +9,13 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { buildApp, type BuildOptions } from '../../server/app.ts';
 import type { Role } from '../../kernel/manifest/types.ts';
+import { DECLARED_ROLES } from '../../kernel/roles.ts';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const DIALECTS = ['sqlite', 'postgres'] as const;
 export type Dialect = (typeof DIALECTS)[number];
-export const ROLES: Role[] = ['admin', 'developer', 'tester', 'customercare'];
+/** The roles of schemas/roles.json: a role added there is in every access matrix at once. */
+export const ROLES: Role[] = [...DECLARED_ROLES.names];
 export const ADMIN = { email: 'admin@test.io', password: 'admin-password-1' };
 export const passwordOf = (role: Role) => `${role}-password-1`;
 export const emailOf = (role: Role) => (role === 'admin' ? ADMIN.email : `${role}@test.io`);
@@ -182,7 +184,7 @@ export function forEachDialect(title: string, body: (h: Harness) => void, option
         };
         h.tokens = {} as Record<Role, string>;
         h.tokens.admin = (await h.login(ADMIN.email, ADMIN.password)).body.data.token;
-        for (const role of ROLES.filter((r) => r !== 'admin')) {
+        for (const role of ROLES.filter((r) => r !== DECLARED_ROLES.firstAccount)) {
           const created = await h.admin('GET', '/v1/admin/user/add', { query: { email: emailOf(role), password: passwordOf(role), role } });
           if (created.status !== 200) throw new Error(`could not create ${role}: ${created.raw}`);
           h.tokens[role] = (await h.login(emailOf(role), passwordOf(role))).body.data.token;

@@ -4,6 +4,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { io, type Socket } from 'socket.io-client';
 import { forEachDialect, ADMIN, emailOf, passwordOf, type Harness } from './harness.ts';
 import type { Role } from '../../kernel/manifest/types.ts';
+import { ROLES } from '../../kernel/roles.ts';
 
 function connect(port: number, auth?: { token: string }, query?: Record<string, string>, origin?: string): Promise<'connected' | string> {
   return new Promise((resolve) => {
@@ -75,7 +76,7 @@ forEachDialect('live socket', (h: Harness) => {
   });
 
   it('sends each role only the live items its manifests declare: the dashboard\'s build items reach admin and developer only', async () => {
-    const sockets = await Promise.all((['admin', 'developer', 'tester', 'customercare'] as Role[]).map(async (role) => [role, await open(await loginAs(role))] as const));
+    const sockets = await Promise.all(ROLES.map(async (role) => [role, await open(await loginAs(role))] as const));
     h.app.engine.live.emit('console', 'a build line');
     h.app.engine.live.emit('buildsErrors', [{ build: 'x', message: 'missing' }]);
     await until(() => sockets.filter(([role]) => role === 'admin' || role === 'developer').every(([, s]) => s.seen.items.length === 2));

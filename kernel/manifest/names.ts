@@ -1,0 +1,77 @@
+// Every registry name a manifest uses, checked against the names the application knows — at build
+// (vite.config.ts), at server start (server/manifests.ts) and in tests — so a typo names its file, JSON path and
+// the known names instead of blanking a screen. The lists come from names-only modules (no React, no MUI):
+// src/registry/names.ts, overrides/names.ts and server/actions/names.ts; tests keep them equal to the registries.
+import type { Manifest } from './types.ts';
+import { ManifestError } from './error.ts';
+
+export interface KnownNames {
+  /** Form widgets of `form.ui.<field>.widget`. */
+  widget: readonly string[];
+  /** Cells of `list.columns[].cell`. */
+  cell: readonly string[];
+  /** Filter kinds of `list.filters[].widget`. */
+  'filter kind': readonly string[];
+  /** Row tones of `list.highlight[].tone`. */
+  tone: readonly string[];
+  'screen override': readonly string[];
+  'form override': readonly string[];
+  'toolbar override': readonly string[];
+  'row action override': readonly string[];
+  /** Custom handlers of `actions.*.handler`. */
+  handler: readonly string[];
+  /** Record checks of `actions.*.check`. */
+  check: readonly string[];
+  /** Destroy hooks of `actions.*.before`. */
+  'before hook': readonly string[];
+  /** Value sources of `actions.*.forRole.<role>.<field>`. */
+  'value source': readonly string[];
+}
+
+/** One part of KnownNames, as each names-only module exports it. */
+export type NamesPart = Partial<Record<keyof KnownNames, readonly string[]>>;
+
+/** Joins the names-only modules' lists (a name listed by an override and a built-in counts once). */
+export function knownNames(...parts: NamesPart[]): KnownNames {
+  const kinds: (keyof KnownNames)[] = ['widget', 'cell', 'filter kind', 'tone', 'screen override', 'form override', 'toolbar override', 'row action override', 'handler', 'check', 'before hook', 'value source'];
+  return Object.fromEntries(kinds.map((k) => [k, [...new Set(parts.flatMap((p) => p[k] ?? []))]])) as unknown as KnownNames;
+}
+
+/** The names a manifest uses, each with its kind and JSON path. */
+export function namesUsed(m: Manifest): { kind: keyof KnownNames; name: string; path: string }[] {
+  const used: { kind: keyof KnownNames; name: string; path: string }[] = [];
+  const use = (kind: keyof KnownNames, name: string | undefined, path: string) => {
+    if (name !== undefined) used.push({ kind, name, path });
+  };
+  m.list?.columns?.forEach((c, i) => use('cell', c.cell, `/list/columns/${i}/cell`));
+  m.list?.filters?.forEach((f, i) => use('filter kind', f.widget, `/list/filters/${i}/widget`));
+  m.list?.highlight?.forEach((h, i) => use('tone', h.tone, `/list/highlight/${i}/tone`));
+  for (const [field, ui] of Object.entries(m.form?.ui ?? {})) use('widget', ui.widget, `/form/ui/${field}/widget`);
+  use('form override', m.form?.override, '/form/override');
+  use('screen override', m.screen?.override, '/screen/override');
+  m.screen?.toolbar?.forEach((n, i) => use('toolbar override', n, `/screen/toolbar/${i}`));
+  m.screen?.rowActions?.forEach((n, i) => use('row action override', n, `/screen/rowActions/${i}`));
+  for (const [name, a] of Object.entries(m.actions)) {
+    const at = `/actions/${name}`;
+    if (a.ui?.override) use(a.ui.place === 'row' ? 'row action override' : 'toolbar override', a.ui.override, `${at}/ui/override`);
+    use('handler', a.handler, `${at}/handler`);
+    use('check', a.check, `${at}/check`);
+    use('before hook', a.before, `${at}/before`);
+    for (const [role, fields] of Object.entries(a.forRole ?? {})) {
+      for (const [field, source] of Object.entries(fields ?? {})) use('value source', source, `${at}/forRole/${role}/${field}`);
+    }
+  }
+  return used;
+}
+
+/**
+ * Throws a ManifestError for the first name no registry knows:
+ * `schemas/goal.json at /list/columns/0/cell: unknown cell "bool" (known: text, boolean, ...)`.
+ */
+export function checkManifestNames(manifests: { file: string; manifest: Manifest }[], known: KnownNames): void {
+  for (const { file, manifest } of manifests) {
+    for (const { kind, name, path } of namesUsed(manifest)) {
+      if (!known[kind].includes(name)) throw new ManifestError(file, path, `unknown ${kind} "${name}" (known: ${known[kind].join(', ') || 'none'})`);
+    }
+  }
+}
