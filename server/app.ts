@@ -119,7 +119,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   registerDeviceLookup(app, engine, config.publicUrl);
   bridgeChanges(app, engine, config.databaseUrl);
   registerCrudRoutes(app, engine, manifests);
-  registerAssets(app, config.dataDir, fileFolders);
+  await registerAssets(app, config.dataDir, fileFolders);
   registerLive(app, engine, { panelHosts: availableHosts(config), corsOrigins: config.corsOrigins });
   registerGitlab(app, engine, config.gitlab);
   return app;

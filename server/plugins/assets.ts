@@ -1,10 +1,9 @@
 // Serves stored files to the TV apps and the panel, without a token: every folder an upload path of a manifest
 // writes to (`whitelabels/...` of SPEC section 7) and the build tree. A missing file is a 404 envelope, never
 // the panel's index.html, so "is this asset reachable" has an honest answer.
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { extname, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
 import type { Manifest } from '../../kernel/manifest/types.ts';
 import { localPath } from '../crud/files.ts';
 
@@ -26,28 +25,55 @@ export function uploadFolders(manifests: Manifest[]): string[] {
   return [...folders];
 }
 
-export function registerAssets(app: FastifyInstance, dataDir: string, folders: string[]): void {
+/**
+ * One @fastify/static scope per folder (ETag, Last-Modified, Range, 304): the scope's own guard keeps the path
+ * rules of localPath (no dot segments, nothing outside the folder) and its own 404 handler keeps a missing file
+ * a 404 envelope rather than the panel's index.html.
+ */
+export async function registerAssets(app: FastifyInstance, dataDir: string, folders: string[]): Promise<void> {
   for (const folder of folders) {
-    app.get(`/${folder}/*`, async (request, reply) => {
-      let urlPath = request.url.split('?')[0];
-      try {
-        urlPath = decodeURIComponent(urlPath);
-      } catch {
-        return reply.status(400).send({ result: false, message: `Bad path ${urlPath}` });
-      }
-      const full = localPath(dataDir, urlPath, folder);
-      const found = full ? await stat(full).catch(() => undefined) : undefined;
-      if (!full || !found?.isFile()) return reply.status(404).send({ result: false, message: `No file ${urlPath}` });
-      return reply
-        .header('content-type', TYPES[extname(full).toLowerCase()] ?? 'application/octet-stream')
-        .header('x-content-type-options', 'nosniff')
-        // Opened directly, a stored file is a sandboxed document: no script, no same-origin access to the panel.
-        .header('content-security-policy', 'sandbox')
-        // Uploads replace files in place: clients revalidate instead of showing a stale logo.
-        .header('cache-control', 'no-cache')
-        .header('last-modified', found.mtime.toUTCString())
-        .header('content-length', found.size)
-        .send(createReadStream(full));
-    });
+    const root = resolve(dataDir, folder);
+    await app.register(async (scope) => {
+      scope.addHook('onRequest', async (request, reply) => {
+        let urlPath = request.url.split('?')[0];
+        try {
+          urlPath = decodeURIComponent(urlPath);
+        } catch {
+          return reply.status(400).send({ result: false, message: `Bad path ${urlPath}` });
+        }
+        if (!localPath(dataDir, urlPath, folder)) return reply.status(404).send({ result: false, message: `No file ${urlPath}` });
+      });
+      scope.setNotFoundHandler((request, reply) => {
+        reply.status(404).send({ result: false, message: `No file ${safeDecode(request.url.split('?')[0])}` });
+      });
+      await scope.register(fastifyStatic, {
+        root,
+        // The folder appears with the first upload; until then every path is a 404.
+        suppressWarning: true,
+        prefix: '/',
+        decorateReply: false,
+        index: false,
+        redirect: false,
+        dotfiles: 'ignore',
+        // Uploads replace files in place: clients revalidate (ETag / Last-Modified) instead of showing a stale logo.
+        cacheControl: false,
+        setHeaders(reply, path) {
+          reply
+            .header('content-type', TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream')
+            .header('x-content-type-options', 'nosniff')
+            // Opened directly, a stored file is a sandboxed document: no script, no same-origin access to the panel.
+            .header('content-security-policy', 'sandbox')
+            .header('cache-control', 'no-cache');
+        },
+      });
+    }, { prefix: `/${folder}` });
+  }
+}
+
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
   }
 }

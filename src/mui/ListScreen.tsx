@@ -19,21 +19,13 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { GridRowId } from '@mui/x-data-grid';
 import { useCallback, useEffect, useMemo, useState, type ComponentType } from 'react';
-import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
-import useSWR, { useSWRConfig } from 'swr';
-import { actionOfKind } from '../core/access/access';
-import { usePanel } from '../core/app/panel';
-import type { ListResult } from '../core/http/data-provider';
-import { HttpError } from '../core/http/http-error';
-import { hasFilter, parseListQuery, toApiParams, toSearchParams, type ListQuery } from '../core/list/list-query';
-import { callParamsOf, fillTemplate, ListContext, type ListContextValue } from '../core/list/list-context';
-import { useLiveRefresh } from '../core/live/live-refresh';
+import { Link as RouterLink } from 'react-router';
+import { fillTemplate, ListContext } from '../core/list/list-context';
+import { useListController } from '../core/list/use-list-controller';
 import type { ActionDecl, Role } from '../../kernel/manifest/types';
 import { ActionButton, placeOf } from './actions/ActionButtons';
 import { fieldLabel } from '../../kernel/manifest/fields';
 import type { Manifest } from '../../kernel/manifest/types';
-import { session } from '../core/session/session';
-import { useStore } from '../core/store';
 import type { FormOverrideProps } from '../registry/override-types';
 import { formOverrides, rowActionOverrides, toolbarOverrides } from '../registry/screens';
 import { DataTable } from './DataTable';
@@ -70,75 +62,19 @@ function placed(manifest: Manifest, role: Role, place: 'toolbar' | 'row'): [stri
 
 /** SPEC "Shared pattern of list screens", driven by one manifest; the view lives in the URL. */
 export function ListScreen({ manifest, disableVirtualization }: { manifest: Manifest; /** jsdom has no layout. */ disableVirtualization?: boolean }) {
-  const panel = usePanel();
-  const file = panel.manifests.fileOf(manifest.entity);
-  const role = useStore(session).user!.role;
+  const controller = useListController(manifest);
+  const { file, role, query, create, update, destroy, hasForm, data, rows, error, refused, isLoading, isValidating } = controller;
+  const { reload, draft, setDraft, applyFilters, expanded, toggleDetails, modal, context, heading, openForm: openModal } = controller;
   const list = manifest.list;
-  const [search, setSearch] = useSearchParams();
-  const query = useMemo(() => parseListQuery(search, list), [search, list]);
-  const setQuery = useCallback((next: ListQuery) => setSearch(toSearchParams(next, list)), [setSearch, list]);
-  const routeParams = useParams();
-  const callParamsKey = JSON.stringify(callParamsOf(manifest, routeParams));
-  const callParams = useMemo(() => JSON.parse(callParamsKey) as Record<string, string>, [callParamsKey]);
 
-  const listAction = actionOfKind(manifest, 'list', role);
-  const create = actionOfKind(manifest, 'create', role);
-  const update = actionOfKind(manifest, 'update', role);
-  const destroy = actionOfKind(manifest, 'destroy', role);
-  const hasForm = Boolean(manifest.form?.fields?.length || manifest.form?.override);
-
-  const apiParams = { ...callParams, ...toApiParams(query) };
-  const paramsKey = JSON.stringify(apiParams);
-  const { data, error, isLoading, isValidating, mutate } = useSWR<ListResult<Row>>(
-    listAction ? [listAction[1].path, paramsKey] : null,
-    () => panel.provider.list<Row>(listAction![1], apiParams),
-    { keepPreviousData: true, revalidateOnFocus: false },
-  );
-  const rows = data?.rows ?? [];
-  // A heading's {count} is the whole list of the screen (the collection's users), whatever the filters show.
-  const countsAll = Boolean(manifest.screen?.heading?.includes('{count}'));
-  const filtered = hasFilter(query.filters);
-  const totalKey = JSON.stringify({ ...callParams, page: 1, pageSize: 1 });
-  const { data: total, mutate: mutateTotal } = useSWR<ListResult<Row>>(
-    listAction && countsAll && filtered ? ['count', listAction[1].path, totalKey] : null,
-    () => panel.provider.list<Row>(listAction![1], { ...callParams, page: 1, pageSize: 1 }),
-    { revalidateOnFocus: false },
-  );
-  // A 4xx on a list is about what the route asked for (no such collection, an id that is not a number): retrying cannot help.
-  const refused = error instanceof HttpError && error.status >= 400 && error.status < 500 && error.status !== 401;
-  // After a write every cached page of this list is stale, not only the one on screen (a later Clear would show it).
-  const { mutate: mutateAll } = useSWRConfig();
-  const listPath = listAction?.[1].path;
-  const reload = useCallback(() => {
-    void mutateAll((key) => Array.isArray(key) && key[0] === listPath && key[1] !== paramsKey, undefined, { revalidate: false });
-    void mutate();
-    void mutateTotal();
-  }, [mutate, mutateAll, mutateTotal, listPath, paramsKey]);
-  useLiveRefresh(manifest.screen?.liveRefresh, reload);
-
-  const [draft, setDraft] = useState<Record<string, string>>(query.filters);
-  const appliedKey = JSON.stringify(query.filters);
-  useEffect(() => setDraft(JSON.parse(appliedKey) as Record<string, string>), [appliedKey]);
-
-  const [expanded, setExpanded] = useState<ReadonlySet<GridRowId>>(new Set());
-  const toggleDetails = useCallback((id: GridRowId) => {
-    setExpanded((prev) => {
-      const next = new Set(prev);
-      if (!next.delete(id)) next.add(id);
-      return next;
-    });
-  }, []);
-
-  // `opened` counts the openings, so a reload after a stale edit remounts the form on the current record.
-  const [modal, setModal] = useState<{ record: Row | null; opened: number } | null>(null);
   const [FormModal, setFormModal] = useState<ComponentType<FormOverrideProps> | null>(null);
   const formOverride = manifest.form?.override ? formOverrides.get(manifest.form.override, { file, path: '/form/override' }) : null;
   const openForm = useCallback(
     (record: Row | null) => {
-      setModal((prev) => ({ record, opened: (prev?.opened ?? 0) + 1 }));
+      openModal(record);
       if (!formOverride && !FormModal) void loadFormModal().then((m) => setFormModal(() => m.default));
     },
-    [formOverride, FormModal],
+    [openModal, formOverride, FormModal],
   );
   useEffect(() => {
     if (data && hasForm && (create || update)) whenIdle(() => void loadFormModal());
@@ -208,21 +144,6 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
     const Piece = registry.get(action.ui.override, { file, path: `/actions/${name}/ui/override` });
     return <Piece key={name} manifest={manifest} role={role} reload={reload} row={row} />;
   }
-  const applyFilters = useCallback(
-    (filters: Record<string, string>) => {
-      if (JSON.stringify(filters) === appliedKey) reload();
-      else setQuery({ ...query, filters, page: 1 });
-    },
-    [appliedKey, reload, setQuery, query],
-  );
-  const context = useMemo<ListContextValue>(
-    () => ({ manifest, file, role, callParams, appliedFilters: query.filters, draftFilters: draft, applyFilters, reload }),
-    [manifest, file, role, callParams, query.filters, draft, applyFilters, reload],
-  );
-  const heading =
-    manifest.screen?.heading && !refused
-      ? fillTemplate(manifest.screen.heading, { ...routeParams, count: (filtered ? total?.count : data?.count) ?? '…' })
-      : manifest.title;
   const sizes = list?.pageSizes ?? [];
   const sortable = list?.sortable ?? [];
   const Form = formOverride ?? FormModal;
@@ -264,10 +185,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
               applied={query.filters}
               onDraft={setDraft}
               onApply={(next) => applyFilters(next ?? draft)}
-              onClear={() => {
-                setDraft({});
-                setQuery({ ...query, filters: {}, page: 1 });
-              }}
+              onClear={controller.clearFilters}
             />
             {sortable.length > 0 && (
               <Stack direction="row" spacing={1.5}>
@@ -276,7 +194,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
                   size="small"
                   label="Sort by"
                   value={query.sortBy ?? 'none'}
-                  onChange={(e) => setQuery({ ...query, sortBy: e.target.value === 'none' ? null : e.target.value, page: 1 })}
+                  onChange={(e) => controller.setSort(e.target.value === 'none' ? null : e.target.value)}
                   sx={{ minWidth: 160 }}
                   slotProps={{ select: { inputProps: { 'data-testid': 'sort-by' } } }}
                 >
@@ -293,7 +211,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
                   label="Order"
                   disabled={!query.sortBy}
                   value={query.sortOrder}
-                  onChange={(e) => setQuery({ ...query, sortOrder: e.target.value as 'asc' | 'desc', page: 1 })}
+                  onChange={(e) => controller.setSort(query.sortBy, e.target.value as 'asc' | 'desc')}
                   sx={{ minWidth: 110 }}
                 >
                   <MenuItem value="asc">asc</MenuItem>
@@ -332,7 +250,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
               expanded={expanded}
               renderActions={renderActions}
               actionsWidth={Math.max(92, buttons * 38 + 16)}
-              noRowsLabel={refused ? error.message : error ? 'Could not load the list' : 'No records'}
+              noRowsLabel={refused ? error!.message : error ? 'Could not load the list' : 'No records'}
               disableVirtualization={disableVirtualization}
             />
           </Box>
@@ -342,8 +260,8 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
             page={data && (query.page - 1) * query.size < Math.max(data.count, 1) ? query.page - 1 : 0}
             rowsPerPage={query.size}
             rowsPerPageOptions={sizes.length > 1 ? sizes : []}
-            onPageChange={(_, page) => setQuery({ ...query, page: page + 1 })}
-            onRowsPerPageChange={(e) => setQuery({ ...query, size: Number(e.target.value), page: 1 })}
+            onPageChange={(_, page) => controller.setPage(page + 1)}
+            onRowsPerPageChange={(e) => controller.setPageSize(Number(e.target.value))}
             sx={{ borderTop: 1, borderColor: 'divider' }}
           />
         </Paper>
@@ -355,9 +273,9 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
             role={role}
             record={modal.record}
             open
-            onClose={() => setModal(null)}
+            onClose={controller.closeModal}
             onSaved={() => {
-              setModal(null);
+              controller.closeModal();
               reload();
             }}
             onReload={(current) => {

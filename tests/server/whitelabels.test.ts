@@ -41,6 +41,28 @@ forEachDialect('whitelabels', (h) => {
     expect(storedFiles(h)).toEqual(['acme/styles/indexHtml.css', 'acme_1280x720.png', 'acme_1920x1080.png']);
   });
 
+  it('serves a part of an uploaded file on a Range request and a 304 to a client whose copy is current', async () => {
+    const id = (await add(whitelabelForm('ranged'))).body.data.id;
+    const url = '/whitelabels/ranged_1280x720.png';
+    const whole = await h.app.inject({ url });
+    expect(whole.headers['accept-ranges']).toBe('bytes');
+    const etag = whole.headers.etag as string;
+    expect(etag).toBeTruthy();
+    const part = await h.app.inject({ url, headers: { range: 'bytes=0-7' } });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 0-7/${HD().length}`);
+    expect(part.rawPayload.equals(HD().subarray(0, 8))).toBe(true);
+    const again = await h.app.inject({ url, headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.rawPayload.length).toBe(0);
+    // The sandbox holds on every answer of the file, the partial and the unchanged one too.
+    for (const reply of [part, again]) expect(reply.headers['content-security-policy']).toBe('sandbox');
+    // A replaced file is a new version: the old ETag no longer matches.
+    const edited = await h.admin('POST', '/v1/admin/whitelabel/edit', { form: { id: String(id), name: 'ranged', imageHD: png(plainPng(1280, 720, [200, 0, 0])) } });
+    expect(edited.status).toBe(200);
+    expect((await h.app.inject({ url, headers: { 'if-none-match': etag } })).statusCode).toBe(200);
+  });
+
   it('answers 404 for an asset that does not exist, so the panel can tell it is unreachable', async () => {
     const reply = await h.app.inject({ url: '/whitelabels/nobody_1280x720.png' });
     expect(reply.statusCode).toBe(404);

@@ -1,0 +1,46 @@
+// kind "create": adds one record from the settable fields (defaults, files, forRole values, the manifest's check).
+import type { ActionDecl } from '../../../kernel/manifest/types.ts';
+import { badRequest } from '../../errors.ts';
+import type { Engine } from '../context.ts';
+import { check, objectValidator, titleOf } from '../input.ts';
+import type { EntityModel } from '../model.ts';
+import { storedFileFields, takeUploads, withFiles } from '../files.ts';
+import { readOne } from '../rows.ts';
+import { applyForRole, checkRelations, checkUnique, coerceAll, pick, refuseReadOnly, runCheck, storedValues, write, type ActionHandler } from './shared.ts';
+
+export function createHandler(engine: Engine, model: EntityModel, action: ActionDecl): ActionHandler {
+  const settable = new Set(model.settable);
+  const fileFields = storedFileFields(model);
+  const required = (model.manifest.record!.required ?? []).filter((f) => settable.has(f) && model.props[f].default === undefined);
+  const validate = objectValidator(
+    pick(model.props, [...settable].filter((f) => !fileFields.has(f))),
+    required.filter((f) => !fileFields.has(f)),
+  );
+  return async (call) => {
+    const input = call.input;
+    const files = await takeUploads(model, input);
+    refuseReadOnly(model, input, settable);
+    coerceAll(input, model.props, call.source);
+    check(validate, input);
+    for (const f of required) if (fileFields.has(f) && !files.has(f)) throw badRequest(`${titleOf(model.props, f)} is required`);
+    const values: Record<string, unknown> = {};
+    for (const f of settable) {
+      if (f in input) values[f] = input[f];
+      else if (model.props[f].default !== undefined) values[f] = model.props[f].default;
+    }
+    const now = new Date().toISOString();
+    return withFiles(engine, (staging) => write(engine, call, async (trx) => {
+      await runCheck(engine, action, values, trx, 'create');
+      await applyForRole(engine, action, call, values, trx);
+      await checkRelations(engine, model, values, trx);
+      Object.assign(values, await staging.place(model, files, values));
+      const stored = await storedValues(engine, model, values);
+      if (model.hasColumn('createdAt')) stored.createdAt = now;
+      if (model.hasColumn('updatedAt')) stored.updatedAt = now;
+      await checkUnique(engine, model, stored, trx);
+      const inserted = await trx.insertInto(model.table).values(stored).returning('id').executeTakeFirstOrThrow();
+      await staging.apply(trx);
+      return readOne(engine, model, Number(inserted.id), trx);
+    }));
+  };
+}

@@ -1,0 +1,28 @@
+// kind "custom": a handler of server/actions named by the action's `handler`, with its input schema.
+import type { Kysely } from 'kysely';
+import type { ActionDecl, FieldSchema } from '../../../kernel/manifest/types.ts';
+import { customHandlers } from '../../actions/index.ts';
+import type { Engine } from '../context.ts';
+import { ajv, check } from '../input.ts';
+import { coerceAll, write, type ActionHandler } from './shared.ts';
+
+export function customHandler(engine: Engine, action: ActionDecl): ActionHandler {
+  const handler = customHandlers[action.handler!];
+  if (!handler) throw new Error(`No server/actions handler named "${action.handler}"`);
+  const inputSchema = (action.inputSchema ?? { type: 'object', properties: {} }) as { properties?: Record<string, FieldSchema> };
+  const validate = ajv.compile({ additionalProperties: false, ...inputSchema });
+  return async (call) => {
+    coerceAll(call.input, inputSchema.properties ?? {}, call.source);
+    check(validate, call.input);
+    const ctx = { engine, db: engine.db, input: call.input, actor: call.actor, client: call.client, path: call.path };
+    const prepared = handler.prepare ? await handler.prepare(ctx) : undefined;
+    const run = (db: Kysely<any>) => handler.run({ ...ctx, db, prepared });
+    if (!handler.write) return run(engine.db);
+    try {
+      return await write(engine, call, run, handler.touches);
+    } catch (error) {
+      if (handler.undo) await handler.undo({ ...ctx, prepared }).catch((e: Error) => console.error(`undo of ${action.path} failed: ${e.message}`));
+      throw error;
+    }
+  };
+}

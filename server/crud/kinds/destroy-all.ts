@@ -1,0 +1,15 @@
+// kind "destroyAll": deletes every row no other record still uses.
+import type { Engine } from '../context.ts';
+import { check, objectValidator } from '../input.ts';
+import type { EntityModel } from '../model.ts';
+import { deleteUnreferenced } from '../references.ts';
+import { write, type ActionHandler } from './shared.ts';
+
+export function destroyAllHandler(engine: Engine, model: EntityModel): ActionHandler {
+  const validate = objectValidator({}, []);
+  return async (call) => {
+    check(validate, call.input);
+    // Rows other records still use (onDelete: restrict) stay, and the answer names them.
+    return write(engine, call, (trx) => deleteUnreferenced(engine, model, trx, trx.selectFrom(`${model.table} as t`).select('t.id')));
+  };
+}

@@ -1,0 +1,166 @@
+// What every action kind's handler shares: the call it serves, the write with its audit row, and the steps
+// of reading and checking a record's input.
+import { createHash } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import type { ActionDecl, FieldSchema, Role } from '../../../kernel/manifest/types.ts';
+import { AppError, badRequest, conflict, notFound } from '../../errors.ts';
+import { hashPassword } from '../../plugins/passwords.ts';
+import type { Actor } from '../../plugins/audit.ts';
+import { recordChecks, valueSources } from '../../actions/index.ts';
+import { revokeTokensOf, type Engine } from '../context.ts';
+import { coerce, objectValidator, titleOf, type InputSource } from '../input.ts';
+import { refusalText } from '../../../kernel/manifest/error-text.ts';
+import { matches } from '../../../kernel/rules/condition.ts';
+import { isEmailField, secretColumn, type EntityModel } from '../model.ts';
+import { present, selectRows, toDb } from '../rows.ts';
+
+export interface CallContext {
+  input: Record<string, unknown>;
+  source: InputSource;
+  actor: Actor & { role: Role };
+  path: string;
+  /** The entity of the manifest that declares the call; its committed writes are announced for it. */
+  entity: string;
+  /** The caller's address and the backend's origin, for device calls. */
+  client?: { ip: string; origin: string };
+}
+
+export type ActionHandler = (call: CallContext) => Promise<unknown>;
+
+
+/** Builds the handler of one action kind for a declared action on a table. */
+export type KindBuilder = (engine: Engine, model: EntityModel, action: ActionDecl) => ActionHandler;
+
+const derive = (fn: 'md5' | 'sha256', value: unknown) =>
+  value === null || value === undefined ? null : createHash(fn).update(String(value)).digest('hex');
+
+/** The manifest's `check` on a record about to be stored, in the write's transaction: its problems are one 400. */
+export async function runCheck(engine: Engine, action: ActionDecl, record: Record<string, unknown>, db: Kysely<any>, mode: 'create' | 'update') {
+  const problems = action.check ? await recordChecks[action.check](record, { engine, db, mode }) : [];
+  if (problems.length) throw badRequest(problems.join('; '));
+}
+
+export function coerceAll(input: Record<string, unknown>, props: Record<string, FieldSchema>, source: InputSource) {
+  for (const [field, value] of Object.entries(input)) {
+    if (props[field]) input[field] = coerce(value, props[field], field, source !== 'json');
+  }
+}
+
+/** Refuses fields the caller may never set, with a message better than "not accepted". */
+export function refuseReadOnly(model: EntityModel, input: Record<string, unknown>, allowed: Set<string>) {
+  for (const field of Object.keys(input)) {
+    if (allowed.has(field)) continue;
+    const schema = model.props[field];
+    if (schema?.readOnly || schema?.['x-derived']) throw badRequest(refusalText.readOnly(titleOf(model.props, field)));
+    if (schema) throw badRequest(refusalText.notByThisCall(titleOf(model.props, field)));
+  }
+}
+
+export function pick(props: Record<string, FieldSchema>, fields: Iterable<string>): Record<string, FieldSchema> {
+  const out: Record<string, FieldSchema> = {};
+  for (const f of fields) out[f] = props[f];
+  return out;
+}
+
+export async function applyForRole(engine: Engine, action: ActionDecl, call: CallContext, values: Record<string, unknown>, trx: Kysely<any>) {
+  for (const [field, source] of Object.entries(action.forRole?.[call.actor.role] ?? {})) {
+    values[field] = await valueSources[source]({ engine, db: trx, actor: call.actor });
+  }
+}
+
+/** Stored values of the given fields: secrets hashed, derived fields computed, kinds converted. */
+export async function storedValues(engine: Engine, model: EntityModel, values: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(values)) {
+    if (model.secrets.has(field)) out[secretColumn(field)] = await hashPassword(String(value));
+    else out[field] = toDb(engine, model.kindOf(field), value);
+  }
+  for (const [field, schema] of Object.entries(model.props)) {
+    const derived = schema['x-derived'];
+    if (derived && derived.from in values) out[field] = derive(derived.fn, values[derived.from]);
+  }
+  return out;
+}
+
+export async function checkRelations(engine: Engine, model: EntityModel, values: Record<string, unknown>, trx: Kysely<any>) {
+  for (const relation of model.manifest.relations ?? []) {
+    const value = values[relation.field];
+    if (value === null || value === undefined) continue;
+    const target = engine.models.get(relation.entity)!;
+    const found = await trx.selectFrom(target.table).select('id').where('id', '=', value).executeTakeFirst();
+    if (!found) throw badRequest(refusalText.noRecord(titleOf(model.props, relation.field), relation.entity, value));
+  }
+}
+
+export async function checkUnique(engine: Engine, model: EntityModel, stored: Record<string, unknown>, trx: Kysely<any>, exceptId?: number) {
+  for (const fields of model.manifest.storage?.unique ?? []) {
+    if (!fields.some((f) => f in stored)) continue;
+    let query = trx.selectFrom(model.table).select('id');
+    for (const f of fields) {
+      const value = stored[f];
+      if (value === null || value === undefined) query = query.where(f, 'is', null);
+      else if (isEmailField(model, f)) query = query.where(sql`lower(${sql.ref(f)})`, '=', String(value).toLowerCase());
+      else query = query.where(f, '=', value);
+    }
+    if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+    if (await query.executeTakeFirst()) {
+      throw conflict(refusalText.taken(fields.map((f) => titleOf(model.props, f))));
+    }
+  }
+}
+
+/**
+ * Runs a write and its audit row in one transaction; constraint violations become 409. After the commit the
+ * change feed hears of the call's entity and of every entity in `touches` (what a custom handler also writes).
+ */
+export async function write<T>(engine: Engine, call: CallContext, body: (trx: Kysely<any>) => Promise<T>, touches: string[] = []): Promise<T> {
+  try {
+    const result = await engine.db.transaction().execute(async (trx) => {
+      const out = await body(trx);
+      await engine.audit.write(trx, call.actor, call.path, { entity: call.entity, recordId: recordIdOf(out) });
+      return out;
+    });
+    for (const entity of new Set([call.entity, ...touches])) engine.changes.emit({ entity, path: call.path });
+    return result;
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    if (engine.caps.isUniqueViolation(error)) throw conflict('A unique value is already taken');
+    if (engine.caps.isForeignKeyViolation(error)) throw conflict('The record is still referenced by other records');
+    throw error;
+  }
+}
+
+/** The id of the record a write answered with (create, update, toggle, destroy), for its audit row. */
+export function recordIdOf(out: unknown): number | null {
+  const id = (out as { id?: unknown } | null | undefined)?.id;
+  return typeof id === 'number' && Number.isSafeInteger(id) ? id : null;
+}
+
+export function keyOf(action: ActionDecl) {
+  return action.key ?? ['id'];
+}
+
+export async function findByKey(engine: Engine, model: EntityModel, key: string[], input: Record<string, unknown>, trx: Kysely<any>) {
+  let query = selectRows(engine, model, trx);
+  for (const f of key) query = query.where(`t.${f}`, '=', toDb(engine, model.kindOf(f), input[f]));
+  const row = await query.executeTakeFirst();
+  if (!row) throw notFound(`No ${model.entity} with ${key.map((f) => `${f} ${String(input[f])}`).join(' and ')}`);
+  return present(engine, model, row);
+}
+
+export function refuse(action: ActionDecl, record: Record<string, unknown>) {
+  if (action.refuseWhen && matches(record, action.refuseWhen)) throw conflict(action.refuseWhen.message);
+}
+
+export async function revokeIfAccount(engine: Engine, model: EntityModel, trx: Kysely<any>, id: number) {
+  if (model === engine.accounts) await revokeTokensOf(trx, id);
+}
+
+/** After the revoking write committed: the account's live sockets are cut at once. */
+export function endSessionsIfAccount(engine: Engine, model: EntityModel, id: number) {
+  if (model === engine.accounts) engine.live.endSessions({ userId: id });
+}
+
+export function keyValidator(model: EntityModel, key: string[]) {
+  return objectValidator(pick(model.props, key), key);
+}

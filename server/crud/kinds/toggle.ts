@@ -1,0 +1,29 @@
+// kind "toggle": flips the action's boolean field on the record named by its key.
+import type { ActionDecl } from '../../../kernel/manifest/types.ts';
+import type { Engine } from '../context.ts';
+import { check } from '../input.ts';
+import type { EntityModel } from '../model.ts';
+import { readOne } from '../rows.ts';
+import { checkVersion, nextVersion, takeVersion } from '../versions.ts';
+import { coerceAll, findByKey, keyOf, keyValidator, refuse, write, type ActionHandler } from './shared.ts';
+
+export function toggleHandler(engine: Engine, model: EntityModel, action: ActionDecl): ActionHandler {
+  const key = keyOf(action);
+  const validate = keyValidator(model, key);
+  const field = action.field!;
+  return async (call) => {
+    const version = takeVersion(model, call.input);
+    coerceAll(call.input, model.props, call.source);
+    check(validate, call.input);
+    return write(engine, call, async (trx) => {
+      const current = await findByKey(engine, model, key, call.input, trx);
+      refuse(action, current);
+      await checkVersion(engine, model, current, version, trx);
+      const id = Number(current.id);
+      const stored: Record<string, unknown> = { [field]: engine.caps.toDbBoolean(!current[field]) };
+      if (model.hasColumn('updatedAt')) stored.updatedAt = nextVersion(current);
+      await trx.updateTable(model.table).set(stored).where('id', '=', id).execute();
+      return readOne(engine, model, id, trx);
+    });
+  };
+}

@@ -1,0 +1,59 @@
+// kind "update": edits the writable fields of the record named by the action's key (versions, locked fields, files).
+import type { ActionDecl } from '../../../kernel/manifest/types.ts';
+import { badRequest } from '../../errors.ts';
+import type { Engine } from '../context.ts';
+import { check, objectValidator, titleOf } from '../input.ts';
+import { refusalText } from '../../../kernel/manifest/error-text.ts';
+import type { EntityModel } from '../model.ts';
+import { storedFileFields, takeUploads, withFiles } from '../files.ts';
+import { readOne } from '../rows.ts';
+import { checkVersion, nextVersion, takeVersion } from '../versions.ts';
+import {
+  applyForRole, checkRelations, checkUnique, coerceAll, endSessionsIfAccount, findByKey, keyOf, pick, refuse, refuseReadOnly,
+  revokeIfAccount, runCheck, storedValues, write, type ActionHandler,
+} from './shared.ts';
+
+export function updateHandler(engine: Engine, model: EntityModel, action: ActionDecl): ActionHandler {
+  const key = keyOf(action);
+  const writable = new Set((action.writable ?? model.settable).filter((f) => !key.includes(f)));
+  const locked = new Set(action.locked ?? []);
+  const allowed = new Set([...key, ...writable, ...locked]);
+  const fileFields = storedFileFields(model);
+  const validate = objectValidator(pick(model.props, [...allowed].filter((f) => !fileFields.has(f))), key);
+  return async (call) => {
+    const input = call.input;
+    const version = takeVersion(model, input);
+    const files = await takeUploads(model, input);
+    for (const f of files.keys()) if (!writable.has(f)) throw badRequest(refusalText.notByThisCall(titleOf(model.props, f)));
+    refuseReadOnly(model, input, allowed);
+    coerceAll(input, model.props, call.source);
+    check(validate, input);
+    const secretChanged = [...model.secrets].some((f) => f in input);
+    const saved = await withFiles(engine, (staging) => write(engine, call, async (trx) => {
+      const current = await findByKey(engine, model, key, input, trx);
+      refuse(action, current);
+      await checkVersion(engine, model, current, version, trx);
+      for (const f of locked) {
+        if (f in input && !key.includes(f) && JSON.stringify(input[f]) !== JSON.stringify(current[f])) {
+          throw badRequest(refusalText.locked(titleOf(model.props, f)));
+        }
+      }
+      const values: Record<string, unknown> = {};
+      for (const f of writable) if (f in input) values[f] = input[f];
+      await runCheck(engine, action, { ...current, ...values }, trx, 'update');
+      await applyForRole(engine, action, call, values, trx);
+      await checkRelations(engine, model, values, trx);
+      Object.assign(values, await staging.place(model, files, { ...current, ...values }));
+      const stored = await storedValues(engine, model, values);
+      if (model.hasColumn('updatedAt')) stored.updatedAt = nextVersion(current);
+      const id = Number(current.id);
+      await checkUnique(engine, model, stored, trx, id);
+      if (Object.keys(stored).length) await trx.updateTable(model.table).set(stored).where('id', '=', id).execute();
+      if ([...model.secrets].some((f) => f in values)) await revokeIfAccount(engine, model, trx, id);
+      await staging.apply(trx);
+      return readOne(engine, model, id, trx);
+    }));
+    if (secretChanged) endSessionsIfAccount(engine, model, Number(saved?.id));
+    return saved;
+  };
+}

@@ -1,0 +1,169 @@
+// The list screen's controller, with no drawing in it (in the manner of ra-core's useListController): the view
+// in the URL (page, size, sort, filters), the page fetched and cached, the whole-list count of a heading, the
+// filter box's draft, reload after writes, the rows whose details are open and the form modal's state.
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useParams, useSearchParams } from 'react-router';
+import useSWR, { useSWRConfig } from 'swr';
+import { actionOfKind } from '../access/access';
+import { usePanel } from '../app/panel';
+import type { ListResult } from '../http/data-provider';
+import { HttpError } from '../http/http-error';
+import { useLiveRefresh } from '../live/live-refresh';
+import type { ActionDecl, Manifest, Role } from '../../../kernel/manifest/types';
+import { session } from '../session/session';
+import { useStore } from '../store';
+import { callParamsOf, fillTemplate, type ListContextValue } from './list-context';
+import { hasFilter, parseListQuery, toApiParams, toSearchParams, type ListQuery } from './list-query';
+
+export type Row = Record<string, unknown>;
+export type RowId = string | number;
+
+/** The form modal: the record edited (null to add one); `opened` counts openings so a reopen remounts the form. */
+export interface ModalState {
+  record: Row | null;
+  opened: number;
+}
+
+export interface ListController {
+  manifest: Manifest;
+  /** The manifest's file, for registry errors. */
+  file: string;
+  role: Role;
+  query: ListQuery;
+  setQuery(next: ListQuery): void;
+  routeParams: Record<string, string | undefined>;
+  callParams: Record<string, string>;
+  /** The calls of the generic screen this role may make. */
+  listAction?: [string, ActionDecl];
+  create?: [string, ActionDecl];
+  update?: [string, ActionDecl];
+  destroy?: [string, ActionDecl];
+  hasForm: boolean;
+  data?: ListResult<Row>;
+  rows: Row[];
+  error?: Error;
+  /** A 4xx other than 401: the route asked for something that is not there, retrying cannot help. */
+  refused: boolean;
+  isLoading: boolean;
+  isValidating: boolean;
+  /** Whether a filter is applied. */
+  filtered: boolean;
+  /** The screen's heading with {count} and route parameters filled, or the manifest's title. */
+  heading: string;
+  /** Refetches the page and the count, and marks every other cached page of this list stale. */
+  reload(): void;
+  draft: Record<string, string>;
+  setDraft(draft: Record<string, string>): void;
+  /** Applies filters (back to page 1); the same filters again reload. */
+  applyFilters(filters: Record<string, string>): void;
+  clearFilters(): void;
+  setPage(page: number): void;
+  setPageSize(size: number): void;
+  setSort(sortBy: string | null, sortOrder?: 'asc' | 'desc'): void;
+  expanded: ReadonlySet<RowId>;
+  toggleDetails(id: RowId): void;
+  modal: ModalState | null;
+  openForm(record: Row | null): void;
+  closeModal(): void;
+  /** What the pieces of the screen share (ListContext). */
+  context: ListContextValue;
+}
+
+/** The controller of the list screen of `manifest`; a MUI (or any) view only draws what it returns. */
+export function useListController(manifest: Manifest): ListController {
+  const panel = usePanel();
+  const file = panel.manifests.fileOf(manifest.entity);
+  const role = useStore(session).user!.role;
+  const list = manifest.list;
+  const [search, setSearch] = useSearchParams();
+  const query = useMemo(() => parseListQuery(search, list), [search, list]);
+  const setQuery = useCallback((next: ListQuery) => setSearch(toSearchParams(next, list)), [setSearch, list]);
+  const routeParams = useParams();
+  const callParamsKey = JSON.stringify(callParamsOf(manifest, routeParams));
+  const callParams = useMemo(() => JSON.parse(callParamsKey) as Record<string, string>, [callParamsKey]);
+
+  const listAction = actionOfKind(manifest, 'list', role);
+  const create = actionOfKind(manifest, 'create', role);
+  const update = actionOfKind(manifest, 'update', role);
+  const destroy = actionOfKind(manifest, 'destroy', role);
+  const hasForm = Boolean(manifest.form?.fields?.length || manifest.form?.override);
+
+  const apiParams = { ...callParams, ...toApiParams(query) };
+  const paramsKey = JSON.stringify(apiParams);
+  const { data, error, isLoading, isValidating, mutate } = useSWR<ListResult<Row>>(
+    listAction ? [listAction[1].path, paramsKey] : null,
+    () => panel.provider.list<Row>(listAction![1], apiParams),
+    { keepPreviousData: true, revalidateOnFocus: false },
+  );
+  const rows = data?.rows ?? [];
+  // A heading's {count} is the whole list of the screen (the collection's users), whatever the filters show.
+  const countsAll = Boolean(manifest.screen?.heading?.includes('{count}'));
+  const filtered = hasFilter(query.filters);
+  const totalKey = JSON.stringify({ ...callParams, page: 1, pageSize: 1 });
+  const { data: total, mutate: mutateTotal } = useSWR<ListResult<Row>>(
+    listAction && countsAll && filtered ? ['count', listAction[1].path, totalKey] : null,
+    () => panel.provider.list<Row>(listAction![1], { ...callParams, page: 1, pageSize: 1 }),
+    { revalidateOnFocus: false },
+  );
+  // A 4xx on a list is about what the route asked for (no such collection, an id that is not a number): retrying cannot help.
+  const refused = error instanceof HttpError && error.status >= 400 && error.status < 500 && error.status !== 401;
+  // After a write every cached page of this list is stale, not only the one on screen (a later Clear would show it).
+  const { mutate: mutateAll } = useSWRConfig();
+  const listPath = listAction?.[1].path;
+  const reload = useCallback(() => {
+    void mutateAll((key) => Array.isArray(key) && key[0] === listPath && key[1] !== paramsKey, undefined, { revalidate: false });
+    void mutate();
+    void mutateTotal();
+  }, [mutate, mutateAll, mutateTotal, listPath, paramsKey]);
+  useLiveRefresh(manifest.screen?.liveRefresh, reload);
+
+  const [draft, setDraft] = useState<Record<string, string>>(query.filters);
+  const appliedKey = JSON.stringify(query.filters);
+  useEffect(() => setDraft(JSON.parse(appliedKey) as Record<string, string>), [appliedKey]);
+  const applyFilters = useCallback(
+    (filters: Record<string, string>) => {
+      if (JSON.stringify(filters) === appliedKey) reload();
+      else setQuery({ ...query, filters, page: 1 });
+    },
+    [appliedKey, reload, setQuery, query],
+  );
+  const clearFilters = useCallback(() => {
+    setDraft({});
+    setQuery({ ...query, filters: {}, page: 1 });
+  }, [setQuery, query]);
+  const setPage = useCallback((page: number) => setQuery({ ...query, page }), [setQuery, query]);
+  const setPageSize = useCallback((size: number) => setQuery({ ...query, size, page: 1 }), [setQuery, query]);
+  const setSort = useCallback(
+    (sortBy: string | null, sortOrder?: 'asc' | 'desc') => setQuery({ ...query, sortBy, sortOrder: sortOrder ?? query.sortOrder, page: 1 }),
+    [setQuery, query],
+  );
+
+  const [expanded, setExpanded] = useState<ReadonlySet<RowId>>(new Set());
+  const toggleDetails = useCallback((id: RowId) => {
+    setExpanded((prev) => {
+      const next = new Set(prev);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+  }, []);
+
+  const [modal, setModal] = useState<ModalState | null>(null);
+  const openForm = useCallback((record: Row | null) => setModal((prev) => ({ record, opened: (prev?.opened ?? 0) + 1 })), []);
+  const closeModal = useCallback(() => setModal(null), []);
+
+  const context = useMemo<ListContextValue>(
+    () => ({ manifest, file, role, callParams, appliedFilters: query.filters, draftFilters: draft, applyFilters, reload }),
+    [manifest, file, role, callParams, query.filters, draft, applyFilters, reload],
+  );
+  const heading =
+    manifest.screen?.heading && !refused
+      ? fillTemplate(manifest.screen.heading, { ...routeParams, count: (filtered ? total?.count : data?.count) ?? '…' })
+      : manifest.title;
+
+  return {
+    manifest, file, role, query, setQuery, routeParams, callParams, listAction, create, update, destroy, hasForm,
+    data, rows, error, refused, isLoading, isValidating, filtered, heading, reload,
+    draft, setDraft, applyFilters, clearFilters, setPage, setPageSize, setSort,
+    expanded, toggleDetails, modal, openForm, closeModal, context,
+  };
+}
