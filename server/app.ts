@@ -31,6 +31,7 @@ import { registerDeviceLookup } from './actions/device/lookup.ts';
 import { bridgeChanges } from './plugins/change-bridge.ts';
 import { whileLocked } from './db/locks.ts';
 import { connectRedis } from './plugins/redis.ts';
+import { registerJsonBodies } from './plugins/json-body.ts';
 
 export interface BuildOptions {
   config?: Partial<Config>;
@@ -97,6 +98,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
   });
   app.decorate('engine', engine);
+  registerJsonBodies(app);
   app.addHook('onClose', async () => database.close());
   try {
     // One process at a time (several may start at once on one PostgreSQL): each table and admin is made once.
