@@ -29,6 +29,9 @@ import { loggerOptions, type LogDestination } from './logging.ts';
 import { registerPublicRateLimit } from './plugins/public-rate-limit.ts';
 import { registerDeviceLookup } from './actions/device/lookup.ts';
 import { bridgeChanges } from './plugins/change-bridge.ts';
+import { whileLocked } from './db/locks.ts';
+import { connectRedis } from './plugins/redis.ts';
+import { registerJsonBodies } from './plugins/json-body.ts';
 
 export interface BuildOptions {
   config?: Partial<Config>;
@@ -95,13 +98,17 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
   });
   app.decorate('engine', engine);
+  registerJsonBodies(app);
   app.addHook('onClose', async () => database.close());
   try {
-    await syncSchema(engine.db, engine.caps, [...models.values()]);
-    await runMigrations(engine.db, engine.caps);
-    // Files and rows agree before the first request: interrupted writes are finished or undone.
-    await recoverFiles(engine, uploadFolders(manifests));
-    app.firstAdmin = await ensureFirstAdmin(engine, config.adminEmail, config.adminPassword);
+    // One process at a time (several may start at once on one PostgreSQL): each table and admin is made once.
+    app.firstAdmin = await whileLocked(engine.db, engine.caps, 'start', async () => {
+      await syncSchema(engine.db, engine.caps, [...models.values()]);
+      await runMigrations(engine.db, engine.caps);
+      // Files and rows agree before the first request: interrupted writes are finished or undone.
+      await recoverFiles(engine, uploadFolders(manifests));
+      return ensureFirstAdmin(engine, config.adminEmail, config.adminPassword);
+    });
   } catch (error) {
     await database.close();
     throw error;
@@ -120,7 +127,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   bridgeChanges(app, engine, config.databaseUrl);
   registerCrudRoutes(app, engine, manifests);
   await registerAssets(app, config.dataDir, fileFolders);
-  registerLive(app, engine, { panelHosts: availableHosts(config), corsOrigins: config.corsOrigins });
+  registerLive(app, engine, { panelHosts: availableHosts(config), corsOrigins: config.corsOrigins, adapter: await connectRedis(app, config) });
   registerGitlab(app, engine, config.gitlab);
   return app;
 }

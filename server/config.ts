@@ -25,6 +25,10 @@ export interface Config {
   /** PostgreSQL: time limits of opening a connection and of one statement, past which a request gets a 503. */
   dbConnectTimeoutMs?: number;
   dbStatementTimeoutMs?: number;
+  /** REDIS_URL: several processes share their sockets' broadcasts through Redis (server/plugins/redis.ts). */
+  redisUrl?: string;
+  /** REDIS_PREFIX: the prefix of the Redis channels, so several installations can share one Redis. */
+  redisPrefix: string;
   /** GitLab for the Pipelines screen (server/gitlab/); any of the four settings missing = not configured. */
   gitlab: GitlabConfig;
 }
@@ -92,6 +96,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionLifetimeMs: duration(env.SESSION_LIFETIME || DEFAULT_SESSION_LIFETIME, 'SESSION_LIFETIME'),
     dbConnectTimeoutMs: milliseconds(env, 'DB_CONNECT_TIMEOUT_MS'),
     dbStatementTimeoutMs: milliseconds(env, 'DB_STATEMENT_TIMEOUT_MS'),
+    redisUrl: env.REDIS_URL || undefined,
+    redisPrefix: env.REDIS_PREFIX || 'wl-panel',
     gitlab: gitlabConfig(env),
   };
 }

@@ -60,7 +60,7 @@ export interface RuleContext {
 
 /**
  * Every rule the experiment breaks, as sentences about the field (by its title in schemas/experiment.json, worded
- * like src/core/manifest/error-text.ts); empty when it may be submitted. The probability
+ * like kernel/manifest/error-text.ts); empty when it may be submitted. The probability
  * is checked whether or not random save is on: the form only disables that field.
  */
 export function experimentProblems(draft: ExperimentDraft, context: RuleContext = {}): string[] {

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { refusalText } from '../../kernel/manifest/error-text.ts';
 import { SEMVER } from '../../kernel/rules/formats.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest, conflict } from '../errors.ts';
+import { tryTransactionLock } from '../db/locks.ts';
 import type { Engine } from '../crud/context.ts';
 import { localPath } from '../crud/files.ts';
 import type { ActionContext } from './index.ts';
@@ -183,13 +184,22 @@ function report(engine: Engine, scope: string, found: FoundBuild[], recorded: { 
   return { found: found.length, added };
 }
 
+/** One build job at a time over every process: a second one, on this process or another, is refused at once. */
+async function oneJobAtATime(engine: Engine, db: Kysely<any>): Promise<void> {
+  if (!(await tryTransactionLock(db, engine.caps, 'builds'))) {
+    throw conflict('Another build reload or update is running; try again when it has finished');
+  }
+}
+
 export async function reloadBuilds({ engine, db }: ActionContext) {
+  await oneJobAtATime(engine, db);
   const problems: BuildProblem[] = [];
   const found = await scanBuilds(engine.dataDir, undefined, problems);
   return report(engine, 'Reload builds', found, await record(engine, db, found, problems), problems);
 }
 
 export async function reloadBuildsForWl({ engine, db, input }: ActionContext) {
+  await oneJobAtATime(engine, db);
   const whitelabel = await db
     .selectFrom(engine.models.get('whitelabel')!.table)
     .select('name')
@@ -204,6 +214,7 @@ export async function reloadBuildsForWl({ engine, db, input }: ActionContext) {
 
 /** Marks each stored build available when all of its files are still on disk, unavailable otherwise. */
 export async function updateBuildStatuses({ engine, db }: ActionContext) {
+  await oneJobAtATime(engine, db);
   const table = buildModel(engine).table;
   const rows = await db.selectFrom(table).select(['id', 'name', 'urls', 'ownWhitelabel']).execute();
   const now = new Date().toISOString();

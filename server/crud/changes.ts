@@ -6,6 +6,8 @@ export interface Change {
   entity: string;
   /** The call that wrote, e.g. /v1/admin/combination/add. */
   path: string;
+  /** Set when another server process made the write (server/plugins/change-bridge.ts relayed it). */
+  remote?: boolean;
 }
 
 export interface ChangeFeed {

@@ -117,7 +117,7 @@ export function objectValidator(properties: Record<string, FieldSchema>, require
 }
 
 /**
- * An ajv error as a sentence about the field, worded by src/core/manifest/error-text.ts (the form uses the same):
+ * An ajv error as a sentence about the field, worded by kernel/manifest/error-text.ts (the form uses the same):
  * `Max version must be a version XX.YY.ZZ, like 01.20.34`. `props` gives the fields' titles.
  */
 export function describeError(error: ErrorObject, props?: Record<string, FieldSchema | undefined>): string {

@@ -41,6 +41,8 @@ export interface Capabilities {
    * must notice other processes' writes; null where the database has none (PostgreSQL, which has NOTIFY).
    */
   dataVersion(db: Kysely<any>): Promise<number | null>;
+  /** The most bind parameters one statement may carry (SQLite's SQLITE_MAX_VARIABLE_NUMBER, PostgreSQL's wire limit). */
+  maxParameters: number;
   /** Why the database cannot serve this now (gone, busy, out of space, too slow), else undefined: a 503. */
   outage(error: unknown): Outage | undefined;
   /** A value the column cannot hold (out of its range, a NUL byte in text): bad input, a 400. */
@@ -144,6 +146,7 @@ const sqliteCaps: Capabilities = {
   isForeignKeyViolation: (e) =>
     code(e) === 'SQLITE_CONSTRAINT_FOREIGNKEY' || (code(e).startsWith('SQLITE_CONSTRAINT') && /FOREIGN KEY/.test(String((e as Error).message))),
   lockKey: async () => {},
+  maxParameters: 32_766,
   dataVersion: async (db) => Number((await sql<{ data_version: number }>`pragma data_version`.execute(db)).rows[0].data_version),
   outage: (e) => (code(e).startsWith('SQLITE_BUSY') ? BUSY : code(e) === 'SQLITE_FULL' ? FULL : undefined),
   isBadValue: (e) => code(e) === 'SQLITE_TOOBIG' || code(e) === 'SQLITE_MISMATCH',
@@ -161,6 +164,7 @@ const postgresCaps: Capabilities = {
   lockKey: async (trx, key) => {
     await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
   },
+  maxParameters: 65_535,
   dataVersion: async () => null,
   // SQLSTATE: 08 connection exceptions; 57P01-03 server shutting down or starting; 53300 too many connections;
   // 53100 disk full; 57014 statement timeout; 40001/40P01 serialization failure and deadlock, worth a retry.

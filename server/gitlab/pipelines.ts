@@ -179,7 +179,8 @@ export function registerGitlab(app: FastifyInstance, engine: Engine, config: Git
   services.set(engine, service);
 
   const stopFeed = engine.changes.on((change) => {
-    if (change.entity === 'pipeline') engine.live.emit('pipelines', { path: change.path });
+    // A change another process made is announced by that process when broadcasts reach every process.
+    if (change.entity === 'pipeline' && !(change.remote && engine.live.everyProcess)) engine.live.emit('pipelines', { path: change.path });
   });
   let timer: NodeJS.Timeout | undefined;
   if (client) {

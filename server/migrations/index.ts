@@ -34,6 +34,23 @@ export const migrations: Migration[] = [
       await db.updateTable('auth_tokens').set({ lastUsedAt: sql.ref('createdAt') }).execute();
     },
   },
+  {
+    version: 3,
+    name: 'login attempts in a table, so every process counts against the same limits (server/plugins/rate-limit.ts)',
+    async up(db, caps) {
+      await db.schema
+        .createTable('login_attempts')
+        .ifNotExists()
+        .addColumn('bucket', 'text', (c) => c.notNull())
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('at', sql.raw(caps.columnType('integer')), (c) => c.notNull())
+        .addColumn('ref', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('ix_login_attempts_bucket_key_at').ifNotExists().on('login_attempts').columns(['bucket', 'key', 'at']).execute();
+      await db.schema.createIndex('ix_login_attempts_ref').ifNotExists().on('login_attempts').column('ref').execute();
+      await db.schema.createIndex('ix_login_attempts_at').ifNotExists().on('login_attempts').column('at').execute();
+    },
+  },
 ];
 
 export async function runMigrations(db: Kysely<any>, caps: Capabilities, list: Migration[] = migrations): Promise<void> {

@@ -106,7 +106,7 @@ export async function ensureFirstAdmin(engine: Engine, email?: string, password?
 export const FAILED_LOGIN_ROWS = { perKey: 10, overall: 60, windowMs: 60_000 };
 
 export function registerAuth(app: FastifyInstance, engine: Engine, limits: AttemptLimits = DEFAULT_LIMITS): void {
-  const throttle = new LoginThrottle(limits);
+  const throttle = new LoginThrottle(engine.db, engine.caps, limits);
   const failedRows = budgetedRows(app, engine, limits.failedLoginRows ?? FAILED_LOGIN_ROWS, '/v1/user/loginFailed', 'failed or refused logins', 'addresses');
   const validateLogin = objectValidator(
     { email: { type: 'string', minLength: 1, maxLength: 254 }, password: { type: 'string', minLength: 1, maxLength: 200 } },
@@ -127,7 +127,7 @@ export function registerAuth(app: FastifyInstance, engine: Engine, limits: Attem
     const email = String(input.email).trim().toLowerCase();
     const address = request.ip;
     // Counted before the hash: a burst of parallel guesses sees its own earlier members.
-    const reservation = throttle.reserve(email, address);
+    const reservation = await throttle.reserve(email, address);
     if (!reservation.ok) {
       await logAttempt(email, address, '/v1/user/loginRefused', 'throttled');
       throw tooManyRequests(reservation.retryAfterSeconds);
@@ -143,7 +143,7 @@ export function registerAuth(app: FastifyInstance, engine: Engine, limits: Attem
       await logAttempt(email, address, '/v1/user/loginFailed', 'failed');
       throw unauthorized('Wrong e-mail or password');
     }
-    reservation.succeeded();
+    await reservation.succeeded();
     const user: AuthUser = { id: Number(account!.id), email: String(account!.email), role: account!.role as Role };
     const token = newToken();
     const now = Date.now();

@@ -27,7 +27,7 @@ export function bridgeChanges(app: FastifyInstance, engine: Engine, databaseUrl:
     sql`select pg_notify(${CHANGES_CHANNEL}, ${payload})`.execute(engine.db).catch((error) => console.error('change notify failed:', (error as Error).message));
   });
 
-  const relay = (changes: { entity: string; path: string }[]) => {
+  const relay = (changes: { entity: string; path: string; remote: true }[]) => {
     relaying = true;
     try {
       for (const change of changes) engine.changes.emit(change);
@@ -41,7 +41,7 @@ export function bridgeChanges(app: FastifyInstance, engine: Engine, databaseUrl:
     listener.on('notification', (message) => {
       try {
         const change = JSON.parse(message.payload ?? '{}') as { from?: string; entity?: string; path?: string };
-        if (change.from !== me && change.entity) relay([{ entity: change.entity, path: change.path ?? '' }]);
+        if (change.from !== me && change.entity) relay([{ entity: change.entity, path: change.path ?? '', remote: true }]);
       } catch {
         // A payload that is not ours: nothing to relay.
       }
@@ -57,7 +57,7 @@ export function bridgeChanges(app: FastifyInstance, engine: Engine, databaseUrl:
     try {
       await listener.connect();
       await listener.query(`listen ${CHANGES_CHANNEL}`);
-      if (again) relay(engine.manifests.map((m) => ({ entity: m.entity, path: '' })));
+      if (again) relay(engine.manifests.map((m) => ({ entity: m.entity, path: '', remote: true })));
     } catch {
       lost();
     }

@@ -15,6 +15,8 @@ export type SessionSelector = { tokenHash: string } | { userId: number };
 export interface LiveSink {
   send(items: LiveItem[]): void;
   endSessions(which: SessionSelector): void;
+  /** True when what it sends reaches the sockets of every server process (REDIS_URL), not this one's only. */
+  everyProcess?: boolean;
 }
 
 export interface LiveHub {
@@ -26,6 +28,8 @@ export interface LiveHub {
   endSessions(which: SessionSelector): void;
   /** Which roles receive each declared item type. */
   readonly audiences: ReadonlyMap<string, readonly Role[]>;
+  /** True when an emitted item reaches every process's sockets, so a change another process made is its to announce. */
+  readonly everyProcess: boolean;
 }
 
 /**
@@ -51,6 +55,9 @@ export function createLiveHub(audiences: Map<string, Role[]>): LiveHub {
   let scheduled = false;
   return {
     audiences,
+    get everyProcess() {
+      return !!sink?.everyProcess;
+    },
     emit(type, data) {
       if (!audiences.has(type)) throw new Error(`live item type "${type}" is declared by no manifest (add it under "live" with the roles that receive it)`);
       if (!sink) return;

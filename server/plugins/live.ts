@@ -8,6 +8,7 @@ import type { Engine } from '../crud/context.ts';
 import type { SessionSelector } from './live-hub.ts';
 import { liveTokenHashes, tokenFromHeader, userForToken } from './auth.ts';
 import { sha256 } from './passwords.ts';
+import type { SharedAdapter } from './redis.ts';
 
 export interface LiveOptions {
   /** Host names the panel is served on (PANEL_HOSTS, else PUBLIC_URL's and the local ones). */
@@ -16,6 +17,8 @@ export interface LiveOptions {
   corsOrigins: string[];
   /** How often connected sockets are checked against their session (idle timeout, lifetime, another process's logout). */
   sweepMs?: number;
+  /** Several processes (REDIS_URL): broadcasts reach every process's sockets (server/plugins/redis.ts). */
+  adapter?: SharedAdapter;
 }
 
 /** Tells a socket's client that its session ended (it then takes the "login again" path) before it is cut. */
@@ -37,6 +40,7 @@ export function registerLive(app: FastifyInstance, engine: Engine, options: Live
   const io = new Server(app.server, {
     path: '/socket.io',
     cors: options.corsOrigins.length ? { origin: options.corsOrigins } : undefined,
+    adapter: options.adapter?.adapter,
     // A page on another site must not open a socket with a token it got hold of; non-browser clients send no Origin.
     allowRequest: (request, callback) => {
       const origin = request.headers.origin;
@@ -73,11 +77,13 @@ export function registerLive(app: FastifyInstance, engine: Engine, options: Live
       }
     },
     endSessions,
+    everyProcess: !!options.adapter,
   });
 
-  // Sessions also end by time, and by a logout another process served: each sweep cuts the sockets they left.
+  // Sessions also end by time, and by a logout another process served without REDIS_URL: each sweep cuts the
+  // sockets they left. Each process sweeps its own sockets.
   const sweep = async () => {
-    const sockets = await io.fetchSockets();
+    const sockets = await io.local.fetchSockets();
     const hashes = [...new Set(sockets.map((s) => String(s.data.tokenHash)))];
     const alive = await liveTokenHashes(engine, hashes);
     for (const tokenHash of hashes) if (!alive.has(tokenHash)) endSessions({ tokenHash });
@@ -96,6 +102,7 @@ export function registerLive(app: FastifyInstance, engine: Engine, options: Live
   });
   app.addHook('onClose', async () => {
     await new Promise<void>((resolve) => io.close(() => resolve()));
+    await options.adapter?.close();
   });
   return io;
 }

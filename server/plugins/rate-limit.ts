@@ -3,7 +3,12 @@
 // reservation back. Three buckets: one account from one address, one address over all accounts, and one
 // account over the addresses that never logged into it (so the real user's own address is not slowed by a
 // guesser elsewhere). Past its free attempts a bucket makes each attempt wait: 1 s after the last failure,
-// doubling with every failure up to a cap. In-memory, one process: reset on restart (see README).
+// doubling with every failure up to a cap. The counts live in a table (login_attempts), read and written in
+// one transaction that holds a lock, so every process on the database counts against the same limits and a
+// restart forgets nothing.
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Capabilities } from '../db/database.ts';
 export interface AttemptLimits {
   /** Free failures of one account from one address per window. */
   perAccount: number;
@@ -34,53 +39,16 @@ export const DEFAULT_LIMITS: AttemptLimits = {
 
 /** How long an address that logged into an account stays known to it. */
 const KNOWN_ADDRESS_MS = 30 * 24 * 60 * 60 * 1000;
-/** Bounds of the in-memory maps, so a flood of made-up e-mails and addresses cannot exhaust memory. */
-const MAX_KEYS = 100_000;
+/** How often a process deletes the rows past their window. */
+const PRUNE_EVERY_MS = 10_000;
 
-/** Failure times of one key within the window, oldest first. */
-class Bucket {
-  private readonly hits = new Map<string, number[]>();
-  constructor(
-    private readonly free: number,
-    private readonly windowMs: number,
-    private readonly baseDelayMs: number,
-    private readonly maxDelayMs: number,
-  ) {}
+/** Failures per bucket and key (`bucket` pair, address or account), and the addresses that logged into an account (`known`). */
+export const ATTEMPTS_TABLE = 'login_attempts';
 
-  private recent(key: string, now: number): number[] {
-    const list = (this.hits.get(key) ?? []).filter((t) => now - t < this.windowMs);
-    if (list.length) this.hits.set(key, list);
-    else this.hits.delete(key);
-    return list;
-  }
-
-  /** Milliseconds until `key` may try again (0: now). */
-  waitMs(key: string, now: number): number {
-    const list = this.recent(key, now);
-    if (list.length < this.free) return 0;
-    const delay = Math.min(this.baseDelayMs * 2 ** Math.min(list.length - this.free, 30), this.maxDelayMs);
-    return Math.max(0, list[list.length - 1] + delay - now);
-  }
-
-  record(key: string, now: number): void {
-    if (!this.hits.has(key) && this.hits.size >= MAX_KEYS) this.hits.delete(this.hits.keys().next().value!);
-    this.hits.set(key, [...this.recent(key, now), now]);
-  }
-
-  /** Gives back one reserved attempt. */
-  release(key: string, at: number): void {
-    const list = this.hits.get(key);
-    const index = list?.lastIndexOf(at) ?? -1;
-    if (index >= 0) list!.splice(index, 1);
-  }
-
-  reset(key: string): void {
-    this.hits.delete(key);
-  }
-}
+type BucketName = 'pair' | 'address' | 'account';
 
 export type Reservation =
-  | { ok: true; succeeded(): void }
+  | { ok: true; succeeded(): Promise<void> }
   | { ok: false; retryAfterSeconds: number };
 
 /**
@@ -98,67 +66,96 @@ export function addressKey(ip: string): string {
   return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
 }
 
+
 /**
- * @example const reservation = throttle.reserve('a@b.io', request.ip); if (!reservation.ok) refuse(reservation.retryAfterSeconds);
- *          ... if (passwordOk) reservation.succeeded();
+ * @example const reservation = await throttle.reserve('a@b.io', request.ip); if (!reservation.ok) refuse(reservation.retryAfterSeconds);
+ *          ... if (passwordOk) await reservation.succeeded();
  */
 export class LoginThrottle {
-  private readonly pair: Bucket;
-  private readonly address: Bucket;
-  private readonly account: Bucket;
-  /** account -> address -> time of the last successful login from there. */
-  private readonly known = new Map<string, Map<string, number>>();
+  private readonly buckets: Record<BucketName, { free: number; maxDelayMs: number }>;
+  private readonly baseDelayMs: number;
+  private prunedAt = 0;
 
-  constructor(limits: AttemptLimits = DEFAULT_LIMITS) {
-    const base = limits.baseDelayMs ?? DEFAULT_LIMITS.baseDelayMs!;
+  constructor(
+    private readonly db: Kysely<any>,
+    private readonly caps: Capabilities,
+    private readonly limits: AttemptLimits = DEFAULT_LIMITS,
+  ) {
+    this.baseDelayMs = limits.baseDelayMs ?? DEFAULT_LIMITS.baseDelayMs!;
     const max = limits.maxDelayMs ?? DEFAULT_LIMITS.maxDelayMs!;
-    this.pair = new Bucket(limits.perAccount, limits.windowMs, base, max);
-    this.address = new Bucket(limits.perAddress, limits.windowMs, base, max);
-    this.account = new Bucket(
-      limits.perAccountAnywhere ?? DEFAULT_LIMITS.perAccountAnywhere!,
-      limits.windowMs,
-      base,
-      limits.maxAccountDelayMs ?? DEFAULT_LIMITS.maxAccountDelayMs!,
-    );
-  }
-
-  private isKnown(account: string, address: string, now: number): boolean {
-    const at = this.known.get(account)?.get(address);
-    return at !== undefined && now - at < KNOWN_ADDRESS_MS;
-  }
-
-  /** Counts an attempt before the password is checked; refuses it (with the wait) when a bucket says wait. */
-  reserve(account: string, ip: string, now = Date.now()): Reservation {
-    const address = addressKey(ip);
-    const pairKey = `${account}\n${address}`;
-    const accountWide = !this.isKnown(account, address, now);
-    const wait = Math.max(
-      this.pair.waitMs(pairKey, now),
-      this.address.waitMs(address, now),
-      accountWide ? this.account.waitMs(account, now) : 0,
-    );
-    if (wait > 0) return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)) };
-    this.pair.record(pairKey, now);
-    this.address.record(address, now);
-    if (accountWide) this.account.record(account, now);
-    return {
-      ok: true,
-      succeeded: () => {
-        this.pair.reset(pairKey);
-        this.address.release(address, now);
-        if (accountWide) this.account.release(account, now);
-        this.remember(account, address, Date.now());
-      },
+    this.buckets = {
+      pair: { free: limits.perAccount, maxDelayMs: max },
+      address: { free: limits.perAddress, maxDelayMs: max },
+      account: { free: limits.perAccountAnywhere ?? DEFAULT_LIMITS.perAccountAnywhere!, maxDelayMs: limits.maxAccountDelayMs ?? DEFAULT_LIMITS.maxAccountDelayMs! },
     };
   }
 
-  private remember(account: string, address: string, now: number): void {
-    if (!this.known.has(account) && this.known.size >= MAX_KEYS) this.known.delete(this.known.keys().next().value!);
-    const addresses = this.known.get(account) ?? new Map<string, number>();
-    addresses.delete(address);
-    addresses.set(address, now);
-    // The most recent few addresses of an account are enough: home, office, phone.
-    while (addresses.size > 20) addresses.delete(addresses.keys().next().value!);
-    this.known.set(account, addresses);
+  /** Milliseconds until a bucket holding these failure times (oldest first) lets the next attempt in. */
+  private waitMs(bucket: BucketName, hits: number[], now: number): number {
+    const { free, maxDelayMs } = this.buckets[bucket];
+    if (hits.length < free) return 0;
+    const delay = Math.min(this.baseDelayMs * 2 ** Math.min(hits.length - free, 30), maxDelayMs);
+    return Math.max(0, hits[hits.length - 1] + delay - now);
+  }
+
+  /** Runs `work` in a transaction no other reservation of any process interleaves with. */
+  private exclusive<T>(work: (trx: Kysely<any>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      await this.caps.lockKey(trx, 'login-throttle');
+      return work(trx);
+    });
+  }
+
+  private async prune(trx: Kysely<any>, now: number): Promise<void> {
+    if (now - this.prunedAt < PRUNE_EVERY_MS) return;
+    this.prunedAt = now;
+    await trx
+      .deleteFrom(ATTEMPTS_TABLE)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('bucket', '<>', 'known'), eb('at', '<=', now - this.limits.windowMs)]),
+          eb.and([eb('bucket', '=', 'known'), eb('at', '<=', now - KNOWN_ADDRESS_MS)]),
+        ]),
+      )
+      .execute();
+  }
+
+  /** Counts an attempt before the password is checked; refuses it (with the wait) when a bucket says wait. */
+  reserve(account: string, ip: string, now = Date.now()): Promise<Reservation> {
+    const address = addressKey(ip);
+    const keys: Record<BucketName, string> = { pair: `${account}\n${address}`, address, account };
+    return this.exclusive(async (trx) => {
+      await this.prune(trx, now);
+      const known = await trx
+        .selectFrom(ATTEMPTS_TABLE)
+        .select('at')
+        .where('bucket', '=', 'known')
+        .where('key', '=', keys.pair)
+        .where('at', '>', now - KNOWN_ADDRESS_MS)
+        .executeTakeFirst();
+      const counted: BucketName[] = known ? ['pair', 'address'] : ['pair', 'address', 'account'];
+      const rows = await trx
+        .selectFrom(ATTEMPTS_TABLE)
+        .select(['bucket', 'at'])
+        .where((eb) => eb.or(counted.map((b) => eb.and([eb('bucket', '=', b), eb('key', '=', keys[b])]))))
+        .where('at', '>', now - this.limits.windowMs)
+        .orderBy('at')
+        .execute();
+      const wait = Math.max(...counted.map((b) => this.waitMs(b, rows.filter((r) => r.bucket === b).map((r) => Number(r.at)), now)));
+      if (wait > 0) return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)) };
+      const ref = randomUUID();
+      await trx.insertInto(ATTEMPTS_TABLE).values(counted.map((bucket) => ({ bucket, key: keys[bucket], at: now, ref }))).execute();
+      return {
+        ok: true,
+        // The pair's count starts over; the address's and the account's get this attempt back; the address is known.
+        succeeded: () =>
+          this.exclusive(async (done) => {
+            await done.deleteFrom(ATTEMPTS_TABLE).where('bucket', '=', 'pair').where('key', '=', keys.pair).execute();
+            await done.deleteFrom(ATTEMPTS_TABLE).where('ref', '=', ref).execute();
+            await done.deleteFrom(ATTEMPTS_TABLE).where('bucket', '=', 'known').where('key', '=', keys.pair).execute();
+            await done.insertInto(ATTEMPTS_TABLE).values({ bucket: 'known', key: keys.pair, at: Date.now(), ref }).execute();
+          }),
+      };
+    });
   }
 }

@@ -93,6 +93,47 @@ forEachDialect('tester IP addresses', (h) => {
     expect(await h.count('user_logs')).toBe(logs + 1);
   });
 
+  it('stores 45,000 addresses over several statements exactly as sent: duplicates kept, /32 added, the same answer', async () => {
+    const ips = Array.from({ length: 45_000 }, (_, i) => ({ ip: `50.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}${i % 2 ? '/32' : ''}`, vendor: i % 3 ? 'lg' : 'samsung' }));
+    // Duplicates of the first entries, written both ways, at the end of the list.
+    ips.push({ ip: '50.0.0.0', vendor: 'samsung' }, { ip: '50.0.0.0/32', vendor: 'samsung' }, { ip: '50.0.0.1/32', vendor: 'lg' });
+    const reply = await addArray({ ips });
+    expect(reply.body).toEqual({ result: true, data: { count: 45_003 } });
+    const stored = await h.app.engine.db.selectFrom('tester_ips').select(['ip', 'vendor']).where('ip', 'like', '50.%').execute();
+    const key = (r: { ip: string; vendor: string }) => `${r.ip} ${r.vendor}`;
+    const expected = ips.map((r) => key({ ip: r.ip.includes('/') ? r.ip : `${r.ip}/32`, vendor: r.vendor })).sort();
+    expect(stored.map((r) => key(r as { ip: string; vendor: string })).sort()).toEqual(expected);
+  });
+
+  it('refuses 45,000 addresses whose last ones are bad, naming them, and stores none', async () => {
+    const before = await h.count('tester_ips');
+    const ips: unknown[] = Array.from({ length: 45_000 }, (_, i) => ({ ip: `60.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, vendor: 'lg' }));
+    ips[44_998] = { ip: '60.0.0.300', vendor: 'lg' };
+    ips[44_999] = { ip: '60.0.0.1', vendor: 'custom' };
+    const reply = await addArray({ ips });
+    expect(reply.status).toBe(400);
+    expect(reply.body.message).toBe(
+      'ips: 2 bad entries, nothing stored: line 44999: ip "60.0.0.300" is not an IPv4 address with an optional /mask of 0-32; line 45000: vendor "custom" must be samsung or lg',
+    );
+    expect(await h.count('tester_ips')).toBe(before);
+  });
+
+  it('answers other requests while a 100,000-address import is being checked and stored', async () => {
+    const ips = Array.from({ length: 100_000 }, (_, i) => ({ ip: `70.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, vendor: 'samsung' }));
+    let imported = false;
+    const importing = addArray({ ips }).then((reply) => ((imported = true), reply));
+    // A timer that fires at all before the import ends shows the event loop was free meanwhile.
+    const answeredMeanwhile: boolean[] = [];
+    while (!imported) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const health = await h.call('GET', '/healthz');
+      expect(health.status).toBe(200);
+      answeredMeanwhile.push(!imported);
+    }
+    expect((await importing).body).toEqual({ result: true, data: { count: 100_000 } });
+    expect(answeredMeanwhile.filter(Boolean).length).toBeGreaterThan(0);
+  });
+
   it('refuses the import to a customercare user', async () => {
     expect((await addArray({ ips: [{ ip: '1.1.1.1', vendor: 'lg' }] }, h.tokens.customercare)).status).toBe(403);
   });

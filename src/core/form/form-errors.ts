@@ -1,4 +1,4 @@
-// The form's validation errors in the words of the server's 400s (src/core/manifest/error-text.ts), so a bad value
+// The form's validation errors in the words of the server's 400s (kernel/manifest/error-text.ts), so a bad value
 // reads the same sentence under the field as in the notice of a refused write.
 import { describeProblem } from '../../../kernel/manifest/error-text';
 import type { FieldSchema } from '../../../kernel/manifest/types';
