@@ -327,14 +327,14 @@ function destroyAllHandler(engine: Engine, model: EntityModel): ActionHandler {
   };
 }
 
-interface FilterParam {
+export interface FilterParam {
   param: string;
   decl: FilterDecl;
   ref: string;
   schema: FieldSchema;
 }
 
-function filterParams(engine: Engine, model: EntityModel): FilterParam[] {
+export function filterParams(engine: Engine, model: EntityModel): FilterParam[] {
   return (model.manifest.list?.filters ?? []).map((decl) => {
     const { ref, kind } = columnRef(engine, model, decl.field);
     const own = decl.field.includes('.') ? undefined : model.props[decl.field];
@@ -349,7 +349,7 @@ function filterParams(engine: Engine, model: EntityModel): FilterParam[] {
 }
 
 /** Reads the filter parameters (empty ones ignored) into WHERE conditions on the query. */
-function applyFilters(engine: Engine, filters: FilterParam[], input: Record<string, unknown>, query: any): { query: any; used: number } {
+export function applyFilters(engine: Engine, filters: FilterParam[], input: Record<string, unknown>, query: any): { query: any; used: number } {
   let used = 0;
   for (const f of filters) {
     const value = input[f.param];
@@ -366,21 +366,21 @@ function applyFilters(engine: Engine, filters: FilterParam[], input: Record<stri
   return { query, used };
 }
 
-function filterSchemaProps(filters: FilterParam[]) {
+export function filterSchemaProps(filters: FilterParam[]) {
   const props: Record<string, FieldSchema> = {};
   // An empty value means "no filter", so '' is accepted besides a value of the field's type.
   for (const f of filters) props[f.param] = f.decl.required ? { title: f.decl.label ?? f.param, ...f.schema } : { title: f.decl.label ?? f.param, anyOf: [f.schema, { const: '' }] };
   return props;
 }
 
-function coerceFilters(filters: FilterParam[], input: Record<string, unknown>, source: InputSource) {
+export function coerceFilters(filters: FilterParam[], input: Record<string, unknown>, source: InputSource) {
   for (const f of filters) {
     if (f.param in input && input[f.param] !== '') input[f.param] = coerce(input[f.param], f.schema, f.param, source !== 'json');
   }
 }
 
 /** A required filter on a relation's field names the record the list belongs to: one that does not exist is a 404. */
-async function requireScopes(engine: Engine, model: EntityModel, filters: FilterParam[], input: Record<string, unknown>) {
+export async function requireScopes(engine: Engine, model: EntityModel, filters: FilterParam[], input: Record<string, unknown>) {
   for (const f of filters) {
     const relation = f.decl.required && (model.manifest.relations ?? []).find((r) => r.field === f.decl.field);
     if (!relation) continue;
