@@ -14,6 +14,7 @@ import { storedFileFields, takeUploads, withFiles } from './files.ts';
 import { columnRef, joinRelations, present, readOne, selectRows, toDb } from './rows.ts';
 import { checkVersion, nextVersion, takeVersion } from './versions.ts';
 import { deleteUnreferenced } from './references.ts';
+import { auditRows, type WriteRecord } from '../audit/diff.ts';
 
 export interface CallContext {
   input: Record<string, unknown>;
@@ -142,11 +143,12 @@ async function checkUnique(engine: Engine, model: EntityModel, stored: Record<st
  * Runs a write and its audit row in one transaction; constraint violations become 409. After the commit the
  * change feed hears of the call's entity and of every entity in `touches` (what a custom handler also writes).
  */
-async function write<T>(engine: Engine, call: CallContext, body: (trx: Kysely<any>) => Promise<T>, touches: string[] = []): Promise<T> {
+async function write<T>(engine: Engine, call: CallContext, body: (trx: Kysely<any>, record: WriteRecord) => Promise<T>, touches: string[] = []): Promise<T> {
   try {
     const result = await engine.db.transaction().execute(async (trx) => {
-      const out = await body(trx);
-      await engine.audit.write(trx, call.actor, call.path, { entity: call.entity, recordId: recordIdOf(out) });
+      const record: WriteRecord = {};
+      const out = await body(trx, record);
+      for (const row of auditRows(engine.models.get(call.entity), call.entity, record, recordIdOf(out), out)) await engine.audit.write(trx, call.actor, call.path, row);
       return out;
     });
     for (const entity of new Set([call.entity, ...touches])) engine.changes.emit({ entity, path: call.path });
@@ -211,18 +213,19 @@ function createHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
       else if (model.props[f].default !== undefined) values[f] = model.props[f].default;
     }
     const now = new Date().toISOString();
-    return withFiles(engine, (staging) => write(engine, call, async (trx) => {
+    return withFiles(engine, (staging) => write(engine, call, async (trx, record) => {
       await runCheck(engine, action, values, trx, 'create');
       await applyForRole(engine, action, call, values, trx);
       await checkRelations(engine, model, values, trx);
       Object.assign(values, await staging.place(model, files, values));
+      record.secrets = [...model.secrets].filter((f) => f in values);
       const stored = await storedValues(engine, model, values);
       if (model.hasColumn('createdAt')) stored.createdAt = now;
       if (model.hasColumn('updatedAt')) stored.updatedAt = now;
       await checkUnique(engine, model, stored, trx);
       const inserted = await trx.insertInto(model.table).values(stored).returning('id').executeTakeFirstOrThrow();
       await staging.apply(trx);
-      return readOne(engine, model, Number(inserted.id), trx);
+      return (record.after = await readOne(engine, model, Number(inserted.id), trx));
     }));
   };
 }
@@ -243,8 +246,8 @@ function updateHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
     coerceAll(input, model.props, call.source);
     check(validate, input);
     const secretChanged = [...model.secrets].some((f) => f in input);
-    const saved = await withFiles(engine, (staging) => write(engine, call, async (trx) => {
-      const current = await findByKey(engine, model, key, input, trx);
+    const saved = await withFiles(engine, (staging) => write(engine, call, async (trx, record) => {
+      const current = (record.before = await findByKey(engine, model, key, input, trx));
       refuse(action, current);
       await checkVersion(engine, model, current, version, trx);
       for (const f of locked) {
@@ -263,9 +266,10 @@ function updateHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
       const id = Number(current.id);
       await checkUnique(engine, model, stored, trx, id);
       if (Object.keys(stored).length) await trx.updateTable(model.table).set(stored).where('id', '=', id).execute();
-      if ([...model.secrets].some((f) => f in values)) await revokeIfAccount(engine, model, trx, id);
+      record.secrets = [...model.secrets].filter((f) => f in values);
+      if (record.secrets.length) await revokeIfAccount(engine, model, trx, id);
       await staging.apply(trx);
-      return readOne(engine, model, id, trx);
+      return (record.after = await readOne(engine, model, id, trx));
     }));
     if (secretChanged) endSessionsIfAccount(engine, model, Number(saved?.id));
     return saved;
@@ -283,8 +287,8 @@ function destroyHandler(engine: Engine, model: EntityModel, action: ActionDecl):
     coerceAll(call.input, model.props, call.source);
     check(validate, call.input);
     if (action.before) await beforeDestroy[action.before](await findByKey(engine, model, key, call.input, engine.db), engine);
-    const result = await withFiles(engine, (staging) => write(engine, call, async (trx) => {
-      const current = await findByKey(engine, model, key, call.input, trx);
+    const result = await withFiles(engine, (staging) => write(engine, call, async (trx, record) => {
+      const current = (record.before = await findByKey(engine, model, key, call.input, trx));
       refuse(action, current);
       const id = Number(current.id);
       await staging.remove(model, current);
@@ -305,15 +309,15 @@ function toggleHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
     const version = takeVersion(model, call.input);
     coerceAll(call.input, model.props, call.source);
     check(validate, call.input);
-    return write(engine, call, async (trx) => {
-      const current = await findByKey(engine, model, key, call.input, trx);
+    return write(engine, call, async (trx, record) => {
+      const current = (record.before = await findByKey(engine, model, key, call.input, trx));
       refuse(action, current);
       await checkVersion(engine, model, current, version, trx);
       const id = Number(current.id);
       const stored: Record<string, unknown> = { [field]: engine.caps.toDbBoolean(!current[field]) };
       if (model.hasColumn('updatedAt')) stored.updatedAt = nextVersion(current);
       await trx.updateTable(model.table).set(stored).where('id', '=', id).execute();
-      return readOne(engine, model, id, trx);
+      return (record.after = await readOne(engine, model, id, trx));
     });
   };
 }
@@ -323,7 +327,7 @@ function destroyAllHandler(engine: Engine, model: EntityModel): ActionHandler {
   return async (call) => {
     check(validate, call.input);
     // Rows other records still use (onDelete: restrict) stay, and the answer names them.
-    return write(engine, call, (trx) => deleteUnreferenced(engine, model, trx, trx.selectFrom(`${model.table} as t`).select('t.id')));
+    return write(engine, call, (trx, record) => deleteUnreferenced(engine, model, trx, trx.selectFrom(`${model.table} as t`).select('t.id'), record));
   };
 }
 
@@ -446,7 +450,7 @@ function destroyByFilterHandler(engine: Engine, model: EntityModel): ActionHandl
       applyFilters(engine, filters, call.input, joinRelations(engine, model, db.selectFrom(`${model.table} as t`)).select('t.id'));
     if (matching(engine.db).used === 0) throw badRequest('Fill at least one filter');
     // The same connection as the transaction: SQLite has only one, so a second would wait forever.
-    return write(engine, call, (trx) => deleteUnreferenced(engine, model, trx, matching(trx).query));
+    return write(engine, call, (trx, record) => deleteUnreferenced(engine, model, trx, matching(trx).query, record));
   };
 }
 

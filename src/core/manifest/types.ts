@@ -30,6 +30,8 @@ export interface FieldSchema {
   items?: FieldSchema;
   properties?: Record<string, FieldSchema>;
   'x-json'?: boolean;
+  /** The cell (registry name) that draws the field in the details row. */
+  'x-cell'?: string;
   'x-derived'?: { from: string; fn: 'md5' | 'sha256' };
   [keyword: string]: unknown;
 }
