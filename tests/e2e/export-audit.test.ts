@@ -35,4 +35,22 @@ describe('CSV export and the audit trail in the panel', () => {
     expect(lines[0]).toBe('id,Name,Max version,Created,Updated');
     expect(lines.slice(1).map((line) => line.split(',')[1])).toEqual(Array.from({ length: 30 }, (_, i) => `exp-${String(30 - i).padStart(2, '0')}`));
   });
+
+  it("shows in the users log's details row what an edit changed, and filters the log by record id", async () => {
+    const rows = (await server.api('GET', '/v1/admin/platform/get', { name: 'exp-07' }, token)).data.rows;
+    const id = rows[0].id as number;
+    expect((await server.api('GET', '/v1/admin/platform/edit', { id, name: 'exp-07-renamed', maxVersion: '02.00.00' }, token)).result).toBe(true);
+    await page.goto(`${server.url}/userslogs`);
+    await page.getByLabel('Record id').fill(String(id));
+    await page.getByLabel('Entity').fill('platform');
+    await page.getByLabel('Entity').press('Enter');
+    await page.getByTestId('list-count').filter({ hasText: '2 total' }).waitFor();
+    const url = new URL(page.url());
+    expect([url.searchParams.get('entity'), url.searchParams.get('recordId')]).toEqual(['platform', String(id)]);
+    const edit = page.locator('.MuiDataGrid-row', { hasText: 'edit' });
+    await edit.getByRole('button', { name: 'Details' }).click();
+    const changes = page.getByTestId('row-details').getByTestId('changes');
+    await changes.waitFor();
+    expect((await changes.locator('li').allInnerTexts())).toEqual(['name: exp-07 → exp-07-renamed', 'maxVersion: 01.02.03 → 02.00.00']);
+  });
 });
