@@ -2,7 +2,7 @@
 // of 1,000,000 rows while this script samples its resident memory, on SQLite and on PostgreSQL (a fresh database
 // of the server tests' TEST_DATABASE_URL). The export streams keyset batches, so the peak should stay near the
 // idle figure whatever the row count.
-//   npm run bench export            (BENCH_EXPORT_ROWS overrides the row count)
+//   npm run bench export            (BENCH_EXPORT_ROWS overrides the row count, BENCH_EXPORT_DIALECT=sqlite|postgres runs one)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,7 +44,8 @@ async function fill(dialect: Dialect, dataDir: string, databaseUrl?: string) {
 }
 
 export async function exportMemory(): Promise<void> {
-  for (const dialect of ['sqlite', 'postgres'] as const) await exportOn(dialect);
+  const only = process.env.BENCH_EXPORT_DIALECT as Dialect | undefined;
+  for (const dialect of ['sqlite', 'postgres'] as const) if (!only || only === dialect) await exportOn(dialect);
 }
 
 async function exportOn(dialect: Dialect): Promise<void> {
