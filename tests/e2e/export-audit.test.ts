@@ -51,6 +51,6 @@ describe('CSV export and the audit trail in the panel', () => {
     await edit.getByRole('button', { name: 'Details' }).click();
     const changes = page.getByTestId('row-details').getByTestId('changes');
     await changes.waitFor();
-    expect((await changes.locator('li').allInnerTexts())).toEqual(['name: exp-07 → exp-07-renamed', 'maxVersion: 01.02.03 → 02.00.00']);
+    expect((await changes.locator('li').allInnerTexts())).toEqual(['Name: exp-07 → exp-07-renamed', 'Max version: 01.02.03 → 02.00.00']);
   });
 });
