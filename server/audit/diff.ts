@@ -2,6 +2,7 @@
 // (creates: after only, deletes: before only), never a secret's or write-only field's value, each value cut
 // to a readable size. The handlers hand over the stored record they already read inside the transaction.
 import type { EntityModel } from '../crud/model.ts';
+import { logSafe } from '../plugins/audit.ts';
 
 /** One changed field: `before` absent on a create, `after` absent on a delete; neither for a secret (`secret: true`). */
 export interface FieldChange {
@@ -30,11 +31,15 @@ export const BULK_ROWS = 1000;
 /** Fields the server maintains itself: a change of them says nothing a reviewer needs. */
 const BOOKKEEPING = new Set(['id', 'createdAt', 'updatedAt']);
 
+/** A value as the log keeps it: one visible line (logSafe's escapes) and at most MAX_VALUE_TEXT characters as text. */
 function bounded(value: unknown): unknown {
   if (value === undefined) return null;
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  if (text.length <= MAX_VALUE_TEXT) return value;
-  return `${text.slice(0, MAX_VALUE_TEXT - 1)}…`;
+  if (typeof value === 'string') return logSafe(value, MAX_VALUE_TEXT);
+  if (value === null || typeof value !== 'object') return value;
+  const text = JSON.stringify(value);
+  const safe = logSafe(text, MAX_VALUE_TEXT);
+  // A JSON value stays structured unless it had to be escaped or cut; then its (safe) text stands for it.
+  return safe === text ? value : safe;
 }
 
 /**
@@ -86,7 +91,9 @@ export function auditRows(model: EntityModel | undefined, entity: string, write:
   if (model && write.deleted) {
     const count = Number((answer as { count?: unknown } | null)?.count ?? write.deleted.length);
     if (count > write.deleted.length) rows[0].detail = `deleted ${count} records; the first ${write.deleted.length} have a row each`;
-    for (const record of write.deleted) rows.push({ entity, recordId: Number(record.id), changes: diffRecord(model, { before: record }) });
+    // The per-record rows first: the call's own row, with the total, then sits on top of the newest-first log.
+    const each = write.deleted.map((record) => ({ entity, recordId: Number(record.id), changes: diffRecord(model, { before: record }) }));
+    return [...each, ...rows];
   }
   return rows;
 }

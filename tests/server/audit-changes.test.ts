@@ -32,6 +32,13 @@ forEachDialect('audit changes', (h) => {
     ]);
   });
 
+  it('keeps a changed value as one visible line: line breaks and text-reordering characters escaped, long text cut', async () => {
+    const id = (await h.admin('GET', '/v1/admin/platform/add', { query: { name: 'plain-name', maxVersion: '01.02.03' } })).body.data.id;
+    expect((await h.admin('GET', '/v1/admin/platform/edit', { query: { id, name: 'evil\u202egpj\nline', maxVersion: '01.02.03' } })).status).toBe(200);
+    const [edited] = await history(h, 'platform', id);
+    expect(edited.changes).toEqual([{ field: 'name', before: 'plain-name', after: 'evil\\u202egpj\\nline' }]);
+  });
+
   it('logs a toggle as the flipped field, and an edit that changes nothing without changes', async () => {
     const db = h.app.engine.db;
     const wl = await db.insertInto('whitelabels').values({ name: 'diffwl', feUrl: 'https://fe.example', deployConfiguration: '{}' }).returning('id').executeTakeFirstOrThrow();
@@ -77,6 +84,17 @@ forEachDialect('audit changes', (h) => {
       expect(row.changes).toContainEqual({ field: 'appInstallId', before: appInstallId });
       expect(row.changes).toContainEqual({ field: 'platform', before: 'tizen' });
     }
+  });
+
+  it("gives the first 1000 records of a larger bulk delete a row each, and says on the call's row how many went", async () => {
+    const db = h.app.engine.db;
+    const rows = Array.from({ length: 1005 }, (_, i) => ({ appInstallId: `bulk-${i}`, active: 'yes', platform: 'webos' }));
+    for (let i = 0; i < rows.length; i += 200) await db.insertInto('app_infos').values(rows.slice(i, i + 200)).execute();
+    const before = await h.count('user_logs');
+    expect((await h.admin('GET', '/v1/admin/appinfo/removeAll')).body.data.count).toBe(1005);
+    expect(await h.count('user_logs')).toBe(before + 1 + 1000);
+    const call = (await h.admin('GET', '/v1/admin/userlogs/get', { query: { entity: 'appinfo', baseUrl: '/v1/admin/appinfo' } })).body.data.rows.find((r: LogRow) => r.recordId === null);
+    expect(call.detail).toBe('deleted 1005 records; the first 1000 have a row each');
   });
 
   it('filters the log by entity and record id', async () => {
