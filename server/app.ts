@@ -11,6 +11,7 @@ import { runMigrations } from './migrations/index.ts';
 import { buildModel, type EntityModel } from './crud/model.ts';
 import type { Engine } from './crud/context.ts';
 import { registerCrudRoutes } from './crud/routes.ts';
+import { registerCsvExports } from './crud/export.ts';
 import { checkPublicActions, valueSources } from './actions/index.ts';
 import { createAuditLog, registerRefusalAudit } from './plugins/audit.ts';
 import { checkAccountsModel, ensureFirstAdmin, registerAuth } from './plugins/auth.ts';
@@ -126,6 +127,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   registerDeviceLookup(app, engine, config.publicUrl);
   bridgeChanges(app, engine, config.databaseUrl);
   registerCrudRoutes(app, engine, manifests);
+  registerCsvExports(app, engine, manifests);
   await registerAssets(app, config.dataDir, fileFolders);
   registerLive(app, engine, { panelHosts: availableHosts(config), corsOrigins: config.corsOrigins, adapter: await connectRedis(app, config) });
   registerGitlab(app, engine, config.gitlab);

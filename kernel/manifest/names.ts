@@ -44,6 +44,7 @@ export function namesUsed(m: Manifest): { kind: keyof KnownNames; name: string; 
     if (name !== undefined) used.push({ kind, name, path });
   };
   m.list?.columns?.forEach((c, i) => use('cell', c.cell, `/list/columns/${i}/cell`));
+  for (const [field, schema] of Object.entries(m.record?.properties ?? {})) use('cell', schema['x-cell'], `/record/properties/${field}/x-cell`);
   m.list?.filters?.forEach((f, i) => use('filter kind', f.widget, `/list/filters/${i}/widget`));
   m.list?.highlight?.forEach((h, i) => use('tone', h.tone, `/list/highlight/${i}/tone`));
   for (const [field, ui] of Object.entries(m.form?.ui ?? {})) use('widget', ui.widget, `/form/ui/${field}/widget`);

@@ -6,6 +6,8 @@ import type { Relation } from '../../kernel/manifest/types.ts';
 import { recordLabelField } from '../../kernel/manifest/fields.ts';
 import type { Engine } from './context.ts';
 import type { EntityModel } from './model.ts';
+import { BULK_ROWS, type WriteRecord } from '../audit/diff.ts';
+import { fromDb } from './rows.ts';
 
 /** How many kept records a bulk delete names in its answer: enough to find them, never a huge body. */
 export const KEPT_NAMED = 20;
@@ -37,7 +39,14 @@ type IdQuery = SelectQueryBuilder<any, any, { id: unknown }>;
  * relation still uses; answers how many went and which stayed.
  * @example await deleteUnreferenced(engine, builds, trx, trx.selectFrom('builds as t').select('t.id'))
  */
-export async function deleteUnreferenced(engine: Engine, model: EntityModel, db: Kysely<any>, candidates: IdQuery): Promise<{ count: number; kept: KeptRows }> {
+export async function deleteUnreferenced(
+  engine: Engine,
+  model: EntityModel,
+  db: Kysely<any>,
+  candidates: IdQuery,
+  /** Receives the first BULK_ROWS records deleted, as stored, for their users-log rows. */
+  audit?: WriteRecord,
+): Promise<{ count: number; kept: KeptRows }> {
   const relations = restrictingRelations(engine, model).map(({ from, relation }) => ({
     entity: from.entity,
     users: db.selectFrom(from.table).select(relation.field).where(relation.field, 'is not', null),
@@ -60,6 +69,12 @@ export async function deleteUnreferenced(engine: Engine, model: EntityModel, db:
   }
   let remove = db.deleteFrom(model.table).where('id', 'in', candidates);
   for (const { users } of relations) remove = remove.where('id', 'not in', users);
+  if (audit) {
+    let doomed = db.selectFrom(model.table).select(model.readable).where('id', 'in', candidates);
+    for (const { users } of relations) doomed = doomed.where('id', 'not in', users);
+    const rows: Record<string, unknown>[] = await doomed.orderBy('id').limit(BULK_ROWS).execute();
+    audit.deleted = rows.map((row) => Object.fromEntries(model.readable.map((f) => [f, fromDb(model.kindOf(f), row[f])])));
+  }
   const result = await remove.executeTakeFirst();
   return { count: Number(result.numDeletedRows), kept };
 }

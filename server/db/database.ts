@@ -29,6 +29,8 @@ export interface Capabilities {
   toDbBoolean(value: boolean): unknown;
   /** Case-insensitive LIKE operator. */
   likeInsensitive: 'like' | 'ilike';
+  /** NULL sorts above every value (PostgreSQL) or below (SQLite): where a keyset walk meets the NULL rows. */
+  nullsSortHigh: boolean;
   isUniqueViolation(error: unknown): boolean;
   isForeignKeyViolation(error: unknown): boolean;
   /**
@@ -141,6 +143,7 @@ const sqliteCaps: Capabilities = {
   idType: 'integer',
   toDbBoolean: (value) => (value ? 1 : 0),
   likeInsensitive: 'like',
+  nullsSortHigh: false,
   isUniqueViolation: (e) => code(e) === 'SQLITE_CONSTRAINT_UNIQUE' || code(e) === 'SQLITE_CONSTRAINT_PRIMARYKEY',
   // ON DELETE RESTRICT reports SQLITE_CONSTRAINT_TRIGGER, an insert SQLITE_CONSTRAINT_FOREIGNKEY.
   isForeignKeyViolation: (e) =>
@@ -159,6 +162,7 @@ const postgresCaps: Capabilities = {
   idType: 'serial',
   toDbBoolean: (value) => value,
   likeInsensitive: 'ilike',
+  nullsSortHigh: true,
   isUniqueViolation: (e) => code(e) === '23505',
   isForeignKeyViolation: (e) => code(e) === '23503',
   lockKey: async (trx, key) => {

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Engine } from '../crud/context.ts';
 import type { EntityModel } from '../crud/model.ts';
+import type { FieldChange } from '../audit/diff.ts';
 
 export interface Actor {
   id: number | null;
@@ -25,6 +26,8 @@ export interface AuditExtra {
   outcome?: AuditOutcome;
   /** A short note for a reviewer: the client address of a failed login, how many rows were not written. */
   detail?: string;
+  /** The fields a write changed, with their values before and after (server/audit/diff.ts). */
+  changes?: FieldChange[] | null;
 }
 
 export interface AuditLog {
@@ -75,6 +78,7 @@ export function createAuditLog(model: EntityModel | undefined): AuditLog {
         recordId: extra.recordId ?? null,
         outcome: extra.outcome ?? null,
         detail: safe(extra.detail),
+        changes: extra.changes?.length ? JSON.stringify(extra.changes) : null,
       };
       for (const [field, value] of Object.entries(optional)) if (model.hasColumn(field)) row[field] = value;
       await trx.insertInto(model.table).values(row).execute();

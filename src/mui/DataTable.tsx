@@ -104,13 +104,18 @@ function DetailsBlock({ manifest, row, rowId, measured }: { manifest: Manifest; 
         const schema = fieldSchema(manifest, f);
         const text = formatValue(value, schema);
         const linked = typeof value === 'string' && value !== '' && (schema?.format === 'uri' || Boolean(fileRuleOf(manifest, f)));
+        const Drawn = schema?.['x-cell'] ? cells.get(schema['x-cell'], { file: manifest.entity, path: `/record/properties/${f}/x-cell` }) : null;
         return (
-          <Box key={f} sx={{ display: 'flex', gap: 1, alignItems: 'baseline', minWidth: 0, py: 0.5 }}>
+          <Box key={f} sx={{ display: 'flex', gap: 1, alignItems: 'baseline', minWidth: 0, py: 0.5, gridColumn: Drawn ? '1 / -1' : undefined }}>
             <Typography variant="body2" color="text.secondary" sx={{ flexShrink: 0, minWidth: 140 }}>
               {fieldLabel(manifest, f)}
             </Typography>
             {/* Long values (URLs, JSON) wrap inside the visible width instead of running off the right edge. */}
-            {linked ? (
+            {Drawn ? (
+              <Box data-field={f} sx={{ minWidth: 0 }}>
+                <Drawn value={value} row={row} column={{ field: f }} schema={schema} />
+              </Box>
+            ) : linked ? (
               <Link href={text} target="_blank" rel="noreferrer" variant="body2" data-field={f} sx={{ fontWeight: 500, minWidth: 0, overflowWrap: 'anywhere' }}>
                 {text}
               </Link>

@@ -30,6 +30,7 @@ import type { FormOverrideProps } from '../registry/override-types';
 import { formOverrides, rowActionOverrides, toolbarOverrides } from '../registry/screens';
 import { DataTable } from './DataTable';
 import { FilterBar } from './FilterBar';
+import { ExportButton } from './ExportButton';
 
 type Row = Record<string, unknown>;
 
@@ -164,6 +165,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
           {toolbar.map((Piece, i) => (
             <Piece key={i} manifest={manifest} role={role} reload={reload} />
           ))}
+          {controller.listAction && <ExportButton manifest={manifest} listAction={controller.listAction[1]} params={controller.apiParams} />}
           <Tooltip title="Reload">
             <IconButton aria-label="Reload" onClick={reload}>
               <RefreshIcon />

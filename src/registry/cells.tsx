@@ -11,6 +11,7 @@ import { JsonCell } from '../mui/cells/JsonCell';
 import { CopyCell, ImageCell, LinkCell } from '../mui/cells/LinkCells';
 import { ToggleCell } from '../mui/cells/ToggleCell';
 import { LookupCell } from '../mui/cells/LookupCell';
+import { ChangesCell } from '../mui/cells/ChangesCell';
 import { OverflowText } from '../mui/cells/OverflowText';
 
 /** Text, cut at `column.truncate` characters with the full text in a tooltip on hover. */
@@ -35,7 +36,7 @@ export function BooleanCell({ value }: CellProps) {
 
 export const cells = createRegistry<ComponentType<CellProps>>(
   'cell',
-  { text: TextCell, boolean: BooleanCell, toggle: ToggleCell, json: JsonCell, link: LinkCell, image: ImageCell, copy: CopyCell, lookup: LookupCell },
+  { text: TextCell, boolean: BooleanCell, toggle: ToggleCell, json: JsonCell, link: LinkCell, image: ImageCell, copy: CopyCell, lookup: LookupCell, changes: ChangesCell },
   overrides.cells,
 );
 

@@ -12,6 +12,9 @@ export function checkRegistryNames(set: ManifestSet): void {
   for (const m of set.all) {
     const file = set.fileOf(m.entity);
     m.list?.columns?.forEach((c, i) => c.cell && cells.get(c.cell, { file, path: `/list/columns/${i}/cell` }));
+    for (const [field, schema] of Object.entries(m.record?.properties ?? {})) {
+      if (schema['x-cell']) cells.get(schema['x-cell'], { file, path: `/record/properties/${field}/x-cell` });
+    }
     m.list?.filters?.forEach((f, i) => f.widget && filterKinds.get(f.widget, { file, path: `/list/filters/${i}/widget` }));
     m.list?.highlight?.forEach((h, i) => tones.get(h.tone, { file, path: `/list/highlight/${i}/tone` }));
     if (m.screen?.override) screenOverrides.get(m.screen.override, { file, path: '/screen/override' });

@@ -5,7 +5,7 @@ import type { NamesPart } from '../../kernel/manifest/names.ts';
 
 export const BUILT_IN_NAMES = {
   widget: ['text', 'textarea', 'password', 'select', 'checkbox', 'number', 'versionSelect', 'lookup', 'file'],
-  cell: ['text', 'boolean', 'toggle', 'json', 'link', 'image', 'copy', 'lookup'],
+  cell: ['text', 'boolean', 'toggle', 'json', 'link', 'image', 'copy', 'lookup', 'changes'],
   'filter kind': ['text', 'number', 'select', 'lookup'],
   tone: ['success', 'warning', 'info', 'danger'],
 } satisfies NamesPart;

@@ -1,7 +1,9 @@
 // The fuzzer's target and its run, shared by tests/server/fuzz.test.ts (bounded) and bench/fuzz.ts (long):
 // seeds a fresh app so that plausible requests can succeed, sends the hostile requests one at a time and
 // checks each answer: never a 5xx, the envelope matches the status, no role let through that the manifest
-// refuses, and an acknowledged write has exactly its audit row (a refused one, other than a 403, none).
+// refuses, and an acknowledged write has exactly its audit row, plus one per record a bulk delete removed (a
+// refused one, other than a 403, none).
+import { BULK_ROWS } from '../../server/audit/diff.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Manifest, Role } from '../../kernel/manifest/types.ts';
 import { plainPng } from '../../scripts/lib/png.ts';
@@ -78,7 +80,10 @@ export async function runFuzz(
     if (!route.writes) continue;
     const acknowledged = reply.statusCode === 200 && request.method !== 'HEAD';
     if (acknowledged) run.acknowledgedWrites++;
-    if (acknowledged && added !== 1) run.problems.push(`an acknowledged write has ${added} audit rows: ${what}`);
+    // A bulk delete (answer {count, kept}) also logs each removed record, up to BULK_ROWS (issue 15's audit trail).
+    const answer = acknowledged ? (reply.json().data as { count?: unknown; kept?: unknown } | null) : null;
+    const expected = answer && typeof answer.count === 'number' && answer.kept ? 1 + Math.min(answer.count, BULK_ROWS) : 1;
+    if (acknowledged && added !== expected) run.problems.push(`an acknowledged write has ${added} audit rows, not ${expected}: ${what}`);
     if (!acknowledged && reply.statusCode !== 403 && added !== 0) run.problems.push(`a refused write (${reply.statusCode}) left ${added} audit rows: ${what}`);
   }
   return run;

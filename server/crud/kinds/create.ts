@@ -29,18 +29,19 @@ export function createHandler(engine: Engine, model: EntityModel, action: Action
       else if (model.props[f].default !== undefined) values[f] = model.props[f].default;
     }
     const now = new Date().toISOString();
-    return withFiles(engine, (staging) => write(engine, call, async (trx) => {
+    return withFiles(engine, (staging) => write(engine, call, async (trx, record) => {
       await runCheck(engine, action, values, trx, 'create');
       await applyForRole(engine, action, call, values, trx);
       await checkRelations(engine, model, values, trx);
       Object.assign(values, await staging.place(model, files, values));
+      record.secrets = [...model.secrets].filter((f) => f in values);
       const stored = await storedValues(engine, model, values);
       if (model.hasColumn('createdAt')) stored.createdAt = now;
       if (model.hasColumn('updatedAt')) stored.updatedAt = now;
       await checkUnique(engine, model, stored, trx);
       const inserted = await trx.insertInto(model.table).values(stored).returning('id').executeTakeFirstOrThrow();
       await staging.apply(trx);
-      return readOne(engine, model, Number(inserted.id), trx);
+      return (record.after = await readOne(engine, model, Number(inserted.id), trx));
     }));
   };
 }

@@ -10,6 +10,6 @@ export function destroyAllHandler(engine: Engine, model: EntityModel): ActionHan
   return async (call) => {
     check(validate, call.input);
     // Rows other records still use (onDelete: restrict) stay, and the answer names them.
-    return write(engine, call, (trx) => deleteUnreferenced(engine, model, trx, trx.selectFrom(`${model.table} as t`).select('t.id')));
+    return write(engine, call, (trx, record) => deleteUnreferenced(engine, model, trx, trx.selectFrom(`${model.table} as t`).select('t.id'), record));
   };
 }

@@ -19,6 +19,6 @@ export function destroyByFilterHandler(engine: Engine, model: EntityModel): Acti
       applyFilters(engine, filters, call.input, joinRelations(engine, model, db.selectFrom(`${model.table} as t`)).select('t.id'));
     if (matching(engine.db).used === 0) throw badRequest('Fill at least one filter');
     // The same connection as the transaction: SQLite has only one, so a second would wait forever.
-    return write(engine, call, (trx) => deleteUnreferenced(engine, model, trx, matching(trx).query));
+    return write(engine, call, (trx, record) => deleteUnreferenced(engine, model, trx, matching(trx).query, record));
   };
 }

@@ -14,8 +14,8 @@ export function destroyHandler(engine: Engine, model: EntityModel, action: Actio
     coerceAll(call.input, model.props, call.source);
     check(validate, call.input);
     if (action.before) await beforeDestroy[action.before](await findByKey(engine, model, key, call.input, engine.db), engine);
-    const result = await withFiles(engine, (staging) => write(engine, call, async (trx) => {
-      const current = await findByKey(engine, model, key, call.input, trx);
+    const result = await withFiles(engine, (staging) => write(engine, call, async (trx, record) => {
+      const current = (record.before = await findByKey(engine, model, key, call.input, trx));
       refuse(action, current);
       const id = Number(current.id);
       await staging.remove(model, current);

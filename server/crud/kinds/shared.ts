@@ -11,6 +11,7 @@ import { revokeTokensOf, type Engine } from '../context.ts';
 import { coerce, objectValidator, titleOf, type InputSource } from '../input.ts';
 import { refusalText } from '../../../kernel/manifest/error-text.ts';
 import { matches } from '../../../kernel/rules/condition.ts';
+import { auditRows, type WriteRecord } from '../../audit/diff.ts';
 import { isEmailField, secretColumn, type EntityModel } from '../model.ts';
 import { present, selectRows, toDb } from '../rows.ts';
 
@@ -113,11 +114,12 @@ export async function checkUnique(engine: Engine, model: EntityModel, stored: Re
  * Runs a write and its audit row in one transaction; constraint violations become 409. After the commit the
  * change feed hears of the call's entity and of every entity in `touches` (what a custom handler also writes).
  */
-export async function write<T>(engine: Engine, call: CallContext, body: (trx: Kysely<any>) => Promise<T>, touches: string[] = []): Promise<T> {
+export async function write<T>(engine: Engine, call: CallContext, body: (trx: Kysely<any>, record: WriteRecord) => Promise<T>, touches: string[] = []): Promise<T> {
   try {
     const result = await engine.db.transaction().execute(async (trx) => {
-      const out = await body(trx);
-      await engine.audit.write(trx, call.actor, call.path, { entity: call.entity, recordId: recordIdOf(out) });
+      const record: WriteRecord = {};
+      const out = await body(trx, record);
+      for (const row of auditRows(engine.models.get(call.entity), call.entity, record, recordIdOf(out), out)) await engine.audit.write(trx, call.actor, call.path, row);
       return out;
     });
     for (const entity of new Set([call.entity, ...touches])) engine.changes.emit({ entity, path: call.path });

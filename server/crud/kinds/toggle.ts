@@ -15,15 +15,15 @@ export function toggleHandler(engine: Engine, model: EntityModel, action: Action
     const version = takeVersion(model, call.input);
     coerceAll(call.input, model.props, call.source);
     check(validate, call.input);
-    return write(engine, call, async (trx) => {
-      const current = await findByKey(engine, model, key, call.input, trx);
+    return write(engine, call, async (trx, record) => {
+      const current = (record.before = await findByKey(engine, model, key, call.input, trx));
       refuse(action, current);
       await checkVersion(engine, model, current, version, trx);
       const id = Number(current.id);
       const stored: Record<string, unknown> = { [field]: engine.caps.toDbBoolean(!current[field]) };
       if (model.hasColumn('updatedAt')) stored.updatedAt = nextVersion(current);
       await trx.updateTable(model.table).set(stored).where('id', '=', id).execute();
-      return readOne(engine, model, id, trx);
+      return (record.after = await readOne(engine, model, id, trx));
     });
   };
 }

@@ -29,8 +29,8 @@ export function updateHandler(engine: Engine, model: EntityModel, action: Action
     coerceAll(input, model.props, call.source);
     check(validate, input);
     const secretChanged = [...model.secrets].some((f) => f in input);
-    const saved = await withFiles(engine, (staging) => write(engine, call, async (trx) => {
-      const current = await findByKey(engine, model, key, input, trx);
+    const saved = await withFiles(engine, (staging) => write(engine, call, async (trx, record) => {
+      const current = (record.before = await findByKey(engine, model, key, input, trx));
       refuse(action, current);
       await checkVersion(engine, model, current, version, trx);
       for (const f of locked) {
@@ -49,9 +49,10 @@ export function updateHandler(engine: Engine, model: EntityModel, action: Action
       const id = Number(current.id);
       await checkUnique(engine, model, stored, trx, id);
       if (Object.keys(stored).length) await trx.updateTable(model.table).set(stored).where('id', '=', id).execute();
-      if ([...model.secrets].some((f) => f in values)) await revokeIfAccount(engine, model, trx, id);
+      record.secrets = [...model.secrets].filter((f) => f in values);
+      if (record.secrets.length) await revokeIfAccount(engine, model, trx, id);
       await staging.apply(trx);
-      return readOne(engine, model, id, trx);
+      return (record.after = await readOne(engine, model, id, trx));
     }));
     if (secretChanged) endSessionsIfAccount(engine, model, Number(saved?.id));
     return saved;

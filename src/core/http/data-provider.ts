@@ -30,6 +30,8 @@ export interface DataProvider {
   /** call(manifest.actions.create, {name: 'webOS'}): the action's method, path and input placement. */
   call<T = unknown>(action: ActionDecl, params?: Params): Promise<T>;
   list<R = Record<string, unknown>>(action: ActionDecl, params?: Params): Promise<ListResult<R>>;
+  /** A GET that answers a file (the CSV export): its body and the name the server gives it; failures as request's. */
+  download(path: string, params?: Params): Promise<{ blob: Blob; filename: string | null }>;
 }
 
 function toText(value: unknown): string {
@@ -112,8 +114,26 @@ export function createDataProvider(options: DataProviderOptions): DataProvider {
     return env.data as T;
   }
 
+  async function download(path: string, params: Params = {}) {
+    const token = options.getToken();
+    let response: Response;
+    try {
+      response = await doFetch(`${base}${path}${toQuery(params)}`, { headers: token ? { Authorization: token } : {} });
+    } catch {
+      throw new HttpError('Network Error', 0);
+    }
+    if (response.status !== 200) {
+      if (response.status === 401 && token) options.onUnauthorized();
+      const env = (await response.json().catch(() => ({}))) as { message?: unknown };
+      throw new HttpError(typeof env.message === 'string' ? env.message : `HTTP ${response.status}`, response.status, env);
+    }
+    const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? null;
+    return { blob: await response.blob(), filename };
+  }
+
   return {
     request,
+    download,
     call: (action, params) => request(action.method, action.path, params, action.input),
     list: (action, params) => request(action.method, action.path, params, action.input),
   };

@@ -33,6 +33,8 @@ export interface ListController {
   setQuery(next: ListQuery): void;
   routeParams: Record<string, string | undefined>;
   callParams: Record<string, string>;
+  /** The list call's parameters of the current view (filters, sort, page), as sent to the server. */
+  apiParams: Record<string, unknown>;
   /** The calls of the generic screen this role may make. */
   listAction?: [string, ActionDecl];
   create?: [string, ActionDecl];
@@ -161,7 +163,7 @@ export function useListController(manifest: Manifest): ListController {
       : manifest.title;
 
   return {
-    manifest, file, role, query, setQuery, routeParams, callParams, listAction, create, update, destroy, hasForm,
+    manifest, file, role, query, setQuery, routeParams, callParams, apiParams, listAction, create, update, destroy, hasForm,
     data, rows, error, refused, isLoading, isValidating, filtered, heading, reload,
     draft, setDraft, applyFilters, clearFilters, setPage, setPageSize, setSort,
     expanded, toggleDetails, modal, openForm, closeModal, context,
