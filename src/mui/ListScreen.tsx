@@ -20,6 +20,7 @@ import Typography from '@mui/material/Typography';
 import type { GridRowId } from '@mui/x-data-grid';
 import { useCallback, useEffect, useMemo, useState, type ComponentType } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { canCall } from '../core/access/can-call';
 import { fillTemplate, ListContext } from '../core/list/list-context';
 import { useListController } from '../core/list/use-list-controller';
 import type { ActionDecl, Role } from '../core/manifest/types';
@@ -57,7 +58,7 @@ function downloadJson(row: Row, field: string, template: string | undefined) {
 
 /** The declared calls a role may make from one place (toolbar or row), in manifest order. */
 function placed(manifest: Manifest, role: Role, place: 'toolbar' | 'row'): [string, ActionDecl][] {
-  return Object.entries(manifest.actions).filter(([, a]) => placeOf(a) === place && a.roles.includes(role));
+  return Object.entries(manifest.actions).filter(([, a]) => placeOf(a) === place && canCall(manifest, a, role));
 }
 
 /** SPEC "Shared pattern of list screens", driven by one manifest; the view lives in the URL. */

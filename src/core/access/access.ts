@@ -1,5 +1,7 @@
-import { getPath } from '../manifest/fields';
-import type { ActionDecl, Condition, Manifest, Role } from '../manifest/types';
+import type { ActionDecl, Manifest, Role } from '../manifest/types';
+import { canCall, MENU, SCREEN } from './can-call';
+
+export { canCall, callDecision, matches, MENU, SCREEN } from './can-call';
 
 /** Where a role lands when it opens a screen it may not see (SPEC 2 guard); other roles stay where they are. */
 export const HOME_BY_ROLE: Partial<Record<Role, string>> = { tester: '/testerIP', customercare: '/appinfo' };
@@ -9,7 +11,16 @@ export type GuardDecision = { kind: 'allow' } | { kind: 'login' } | { kind: 'red
 /** guardRoute(['admin'], 'tester') -> {kind: 'redirect', to: '/testerIP'} */
 export function guardRoute(roles: Role[], role: Role | null | undefined): GuardDecision {
   if (!role) return { kind: 'login' };
-  if (roles.includes(role)) return { kind: 'allow' };
+  return roles.includes(role) ? { kind: 'allow' } : elsewhere(role);
+}
+
+/** The guard of a manifest's screen, asking canCall(manifest, SCREEN, role). */
+export function guardScreen(manifest: Manifest, role: Role | null | undefined): GuardDecision {
+  if (!role) return { kind: 'login' };
+  return canCall(manifest, SCREEN, role) ? { kind: 'allow' } : elsewhere(role);
+}
+
+function elsewhere(role: Role): GuardDecision {
   const home = HOME_BY_ROLE[role];
   return home ? { kind: 'redirect', to: home } : { kind: 'cancel' };
 }
@@ -43,7 +54,7 @@ export function menuFor(manifests: Manifest[], role: Role): MenuEntry[] {
   for (const m of manifests) {
     const menu = m.screen?.menu;
     if (!m.screen || !menu) continue;
-    if (!(menu.roles ?? m.screen.roles).includes(role)) continue;
+    if (!canCall(m, MENU, role)) continue;
     const link: MenuLink = { kind: 'link', label: menu.label, route: m.screen.route, order: menu.order ?? 1000 };
     if (!menu.group) {
       top.push(link);
@@ -67,19 +78,11 @@ export function menuFor(manifests: Manifest[], role: Role): MenuEntry[] {
 /** The action if `role` may call it, else undefined: the UI shows only what the server lets through. */
 export function allowedAction(manifest: Manifest, name: string, role: Role | null | undefined): ActionDecl | undefined {
   const action = manifest.actions[name];
-  return action && role && action.roles.includes(role) ? action : undefined;
+  return action && canCall(manifest, action, role) ? action : undefined;
 }
 
 /** The first action of a kind that `role` may call (`list`, `create`, `update`, `destroy` ...). */
 export function actionOfKind(manifest: Manifest, kind: ActionDecl['kind'], role: Role | null | undefined): [string, ActionDecl] | undefined {
   const entry = Object.entries(manifest.actions).find(([, a]) => a.kind === kind);
-  return entry && role && entry[1].roles.includes(role) ? entry : undefined;
-}
-
-/** matches({role: 'admin'}, {field: 'role', equals: 'admin'}) === true */
-export function matches(row: unknown, condition: Condition): boolean {
-  const value = getPath(row, condition.field);
-  if ('equals' in condition) return value === condition.equals;
-  if ('notEquals' in condition) return value !== condition.notEquals;
-  return false;
+  return entry && canCall(manifest, entry[1], role) ? entry : undefined;
 }
