@@ -30,6 +30,7 @@ import type { Manifest } from '../core/manifest/types';
 import type { FormOverrideProps } from '../registry/override-types';
 import { formOverrides, rowActionOverrides, toolbarOverrides } from '../registry/screens';
 import { DataTable } from './DataTable';
+import { ErrorBoundary } from './ErrorBoundary';
 import { FilterBar } from './FilterBar';
 
 type Row = Record<string, unknown>;
@@ -268,6 +269,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
         </Paper>
 
         {modal && Form && (
+          <ErrorBoundary key={modal.opened} what="The form" file={file} onClose={controller.closeModal}>
           <Form
             key={modal.opened}
             manifest={manifest}
@@ -284,6 +286,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
               reload();
             }}
           />
+          </ErrorBoundary>
         )}
       </Stack>
     </ListContext.Provider>
