@@ -12,7 +12,7 @@ import { buildModel, type EntityModel } from './crud/model.ts';
 import type { Engine } from './crud/context.ts';
 import { registerCrudRoutes } from './crud/routes.ts';
 import { registerCsvExports } from './crud/export.ts';
-import { checkPublicActions, valueSources } from './actions/index.ts';
+import { checkPublicActions, serverActions, type ServerActions } from './actions/index.ts';
 import { createAuditLog, registerRefusalAudit } from './plugins/audit.ts';
 import { checkAccountsModel, ensureFirstAdmin, registerAuth } from './plugins/auth.ts';
 import { createLiveHub, liveAudiences } from './plugins/live-hub.ts';
@@ -40,6 +40,8 @@ export interface BuildOptions {
   logger?: boolean | LogDestination;
   /** Where operational events (a database outage starting and ending) are reported; stderr by default. */
   log?: (line: string) => void;
+  /** The application's custom handlers, checks, hooks and value sources; this application's (server/actions) by default. */
+  actions?: ServerActions;
 }
 
 declare module 'fastify' {
@@ -58,6 +60,8 @@ export const BODY_LIMIT = 16 * 1024;
  */
 export async function buildApp(options: BuildOptions = {}): Promise<FastifyInstance> {
   const config: Config = { ...loadConfig(), ...options.config };
+  const actions = options.actions ?? serverActions;
+  const { valueSources } = actions;
   const manifests = loadManifestDir(config.schemasDir);
   const models = new Map<string, EntityModel>();
   for (const m of manifests) if (m.table) models.set(m.entity, buildModel(m));
@@ -73,7 +77,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     }
   }
 
-  checkPublicActions(manifests);
+  checkPublicActions(manifests, actions.handlers);
   const database = openDatabase({ ...config, log: options.log });
   const engine: Engine = {
     db: database.db,
@@ -86,6 +90,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     changes: createChangeFeed(),
     dataDir: config.dataDir,
     sessions: { idleMs: config.sessionIdleMs, lifetimeMs: config.sessionLifetimeMs },
+    actions,
   };
   checkAccountsModel(engine);
 

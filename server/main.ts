@@ -1,10 +1,11 @@
 // Entry point (`npm run serve`): builds the app from the environment and listens on PORT.
 import { buildApp } from './app.ts';
+import { serverActions } from './actions/index.ts';
 import { loadConfig } from './config.ts';
 
 const config = loadConfig();
 try {
-  const app = await buildApp({ config, logger: process.env.LOG_REQUESTS === '1' });
+  const app = await buildApp({ config, logger: process.env.LOG_REQUESTS === '1', actions: serverActions });
   if (app.firstAdmin?.password) {
     console.log(`Created the first admin ${app.firstAdmin.email} with the password: ${app.firstAdmin.password}`);
     console.log('It is shown only this once; change it after logging in.');

@@ -3,6 +3,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useEffect, useState } from 'react';
+import { canCall } from '../../src/core/access/can-call';
 import { usePanel } from '../../src/core/app/panel';
 import { useWrite } from '../../src/core/app/write-status';
 import type { ActionOverrideProps } from '../../src/registry/override-types';
@@ -17,9 +18,10 @@ export default function OfficeIpBox({ role }: ActionOverrideProps) {
   const [draft, setDraft] = useState(ip ?? '');
   const write = useWrite('Office IP update');
   useEffect(() => setDraft(ip ?? ''), [ip]);
-  const update = panel.manifests.byEntity.get('officeIp')?.actions.update;
+  const ipManifest = panel.manifests.byEntity.get('officeIp');
+  const update = ipManifest?.actions.update;
   // Hidden from the roles whose combinations get the office IP forced (the tester).
-  if (officeIpForcedFor(panel.manifests.byEntity.get('combination'), role) || !update?.roles.includes(role)) return null;
+  if (officeIpForcedFor(panel.manifests.byEntity.get('combination'), role) || !ipManifest || !canCall(ipManifest, 'update', role)) return null;
   const pending = write.status === 'pending';
 
   async function save() {

@@ -68,10 +68,10 @@ export const customHandlers: Record<string, CustomHandler> = {
 };
 
 /** Stops the start when a public action names a staff handler or a device handler serves a staff action. */
-export function checkPublicActions(manifests: Manifest[]): void {
+export function checkPublicActions(manifests: Manifest[], handlers: Record<string, CustomHandler> = customHandlers): void {
   for (const m of manifests) {
     for (const [name, action] of Object.entries(m.actions)) {
-      const handler = action.kind === 'custom' ? customHandlers[action.handler!] : undefined;
+      const handler = action.kind === 'custom' ? handlers[action.handler!] : undefined;
       if (!handler || !handler.public === !action.public) continue;
       const what = handler.public ? 'is a device handler, the action is not public' : 'is not a device handler, the action is public';
       throw new Error(`${m.entity}.actions.${name} (${action.path}): handler "${action.handler}" ${what}`);
@@ -105,6 +105,17 @@ export const beforeDestroy: Record<string, BeforeDestroy> = {
 
 export type ValueSource = (ctx: Omit<ActionContext, 'input'>) => Promise<unknown>;
 
+/** What an application hands the server engine at start-up: its named handlers, checks, hooks and value sources. */
+export interface ServerActions {
+  handlers: Record<string, CustomHandler>;
+  checks: Record<string, RecordCheck>;
+  beforeDestroy: Record<string, BeforeDestroy>;
+  valueSources: Record<string, ValueSource>;
+}
+
 export const valueSources: Record<string, ValueSource> = {
   officeIp: officeIpSource,
 };
+
+/** This application's server actions, as server/main.ts (and buildApp by default) hands them to the engine. */
+export const serverActions: ServerActions = { handlers: customHandlers, checks: recordChecks, beforeDestroy, valueSources };

@@ -1,5 +1,6 @@
 // The state the generic routes and the custom actions share.
 import type { Kysely } from 'kysely';
+import type { ServerActions } from '../actions/index.ts';
 import type { Manifest } from '../../kernel/manifest/types.ts';
 import type { Capabilities } from '../db/database.ts';
 import type { AuditLog } from '../plugins/audit.ts';
@@ -23,6 +24,8 @@ export interface Engine {
   dataDir: string;
   /** How long a session lives: without a call (idle) and at most (lifetime) after its login. */
   sessions: { idleMs: number; lifetimeMs: number };
+  /** The application's named custom handlers, record checks, before-destroy hooks and value sources. */
+  actions: ServerActions;
 }
 
 export const TOKENS_TABLE = 'auth_tokens';

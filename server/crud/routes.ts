@@ -6,7 +6,7 @@ import { AppError } from '../errors.ts';
 import { requireRoles, type AuthUser } from '../plugins/auth.ts';
 import { publicCallGate } from '../plugins/public-rate-limit.ts';
 import { readMultipart, removeStagedUploads } from '../plugins/uploads.ts';
-import { customHandlers } from '../actions/index.ts';
+import type { CustomHandler } from '../actions/index.ts';
 import type { Engine } from './context.ts';
 import { buildHandler } from './handlers.ts';
 import { inputSource, readRaw } from './input.ts';
@@ -19,7 +19,7 @@ export const KEY_BODY_LIMIT = 4 * 1024;
 export const RECORD_BODY_LIMIT = 256 * 1024;
 
 /** The largest body a call accepts (413 above it); a custom handler may declare its own (the IP import). */
-export function bodyLimitOf(action: ActionDecl): number {
+export function bodyLimitOf(action: ActionDecl, customHandlers: Record<string, CustomHandler>): number {
   if (action.kind === 'custom' && customHandlers[action.handler!]?.bodyLimit) return customHandlers[action.handler!].bodyLimit!;
   if (inputSource(action) === 'query') return QUERY_BODY_LIMIT;
   if (action.kind === 'toggle' || action.kind === 'destroy') return KEY_BODY_LIMIT;
@@ -27,7 +27,7 @@ export function bodyLimitOf(action: ActionDecl): number {
 }
 
 /** True when the call changes something (so a HEAD request must never run it); a device call may write too. */
-export const writes = (action: ActionDecl) =>
+export const writes = (action: ActionDecl, customHandlers: Record<string, CustomHandler>) =>
   action.kind === 'custom' ? !!(customHandlers[action.handler!]?.write || customHandlers[action.handler!]?.public) : action.kind !== 'list';
 
 const titlesOf = (props: Record<string, { title?: string }> | undefined) =>
@@ -43,9 +43,9 @@ export function registerCrudRoutes(app: FastifyInstance, engine: Engine, manifes
       app.route({
         method: action.method,
         url: action.path,
-        bodyLimit: bodyLimitOf(action),
+        bodyLimit: bodyLimitOf(action, engine.actions.handlers),
         // Fastify answers HEAD with the GET handler: for a GET that writes, that would run the write.
-        exposeHeadRoute: !writes(action),
+        exposeHeadRoute: !writes(action, engine.actions.handlers),
         // A public (device) call: no role rule, a token sent is ignored, the per-address limit instead.
         onRequest: action.public ? publicCallGate(app) : requireRoles(action.roles),
         ...(source === 'multipart'
@@ -59,7 +59,7 @@ export function registerCrudRoutes(app: FastifyInstance, engine: Engine, manifes
           return { result: true, data };
         },
       });
-      if (action.method === 'GET' && writes(action)) {
+      if (action.method === 'GET' && writes(action, engine.actions.handlers)) {
         app.head(action.path, async (_request, reply) => {
           reply.header('allow', 'GET');
           throw new AppError(405, 'HEAD never runs a call that writes; send GET');

@@ -2,9 +2,9 @@ import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
-import { guardRoute, screens } from '../core/access/access';
+import { guardScreen, screens } from '../core/access/access';
 import { usePanel } from '../core/app/panel';
-import type { Manifest, Role } from '../../kernel/manifest/types';
+import type { Manifest } from '../../kernel/manifest/types';
 import { session } from '../core/session/session';
 import { useStore } from '../core/store';
 import { Notices } from './Notices';
@@ -18,10 +18,10 @@ const EntityScreen = lazy(() => import('./EntityScreen'));
 let lastAllowed: string | null = null;
 
 /** SPEC 2 route guard: no login -> /login; wrong role -> the role's home, or the navigation is cancelled. */
-function Guard({ roles, children }: { roles: Role[]; children: ReactNode }) {
+function Guard({ manifest, children }: { manifest: Manifest; children: ReactNode }) {
   const { user } = useStore(session);
   const location = useLocation();
-  const decision = guardRoute(roles, user?.role);
+  const decision = guardScreen(manifest, user?.role);
   const here = location.pathname + location.search;
   if (decision.kind === 'login') return <Navigate to="/login" replace />;
   if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
@@ -56,7 +56,7 @@ function screenRoute(m: Manifest) {
       index={screen.route === '/' || undefined}
       path={screen.route === '/' ? undefined : screen.route.replace(/^\//, '').replace(/\{(\w+)\}/g, ':$1')}
       element={
-        <Guard roles={screen.roles}>
+        <Guard manifest={m}>
           <EntityScreen manifest={m} />
         </Guard>
       }

@@ -6,6 +6,7 @@ import { fetchConfig, hostAllowed } from '../core/app/config';
 import { createPanel, PanelContext, type Panel } from '../core/app/panel';
 import { bundledManifests } from '../core/manifest/bundled';
 import { checkRegistryNames } from '../registry/check';
+import { installOverrides, type EngineOverrides } from '../registry/installed';
 import { App } from './App';
 import { theme } from './theme';
 
@@ -17,7 +18,7 @@ type BootState =
   | { kind: 'ready'; panel: Panel };
 
 /** SPEC 1: /config.json first; without it, or on a host outside availableHosts, the page shows one line only. */
-export function Boot() {
+export function Boot({ overrides = {} }: { /** The application's bespoke parts, handed to the engine's registries. */ overrides?: EngineOverrides }) {
   const [state, setState] = useState<BootState>({ kind: 'loading' });
   useEffect(() => {
     let live = true;
@@ -26,6 +27,7 @@ export function Boot() {
         if (!live) return;
         if (!hostAllowed(config, window.location.hostname)) return setState({ kind: 'noAccess' });
         try {
+          installOverrides(overrides);
           const manifests = bundledManifests();
           checkRegistryNames(manifests);
           setState({ kind: 'ready', panel: createPanel(config, manifests) });
@@ -39,7 +41,7 @@ export function Boot() {
     return () => {
       live = false;
     };
-  }, []);
+  }, [overrides]);
 
   if (state.kind === 'configError') return <div style={bare}>Error while fetching config</div>;
   if (state.kind === 'noAccess') return <div style={bare}>Нет доступа!</div>;

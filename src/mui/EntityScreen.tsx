@@ -1,10 +1,20 @@
 import type { Manifest } from '../../kernel/manifest/types';
 import { usePanel } from '../core/app/panel';
 import { screenOverrides } from '../registry/screens';
+import { ErrorBoundary } from './ErrorBoundary';
 import { ListScreen } from './ListScreen';
 
 /** A manifest's screen: its `screen.override` when it names one, else the generic list screen. */
 export default function EntityScreen({ manifest }: { manifest: Manifest }) {
+  const { manifests } = usePanel();
+  return (
+    <ErrorBoundary key={manifest.entity} what={`The ${manifest.title} screen`} file={manifests.fileOf(manifest.entity)}>
+      <Screen manifest={manifest} />
+    </ErrorBoundary>
+  );
+}
+
+function Screen({ manifest }: { manifest: Manifest }) {
   const { manifests } = usePanel();
   const name = manifest.screen?.override;
   if (name) {

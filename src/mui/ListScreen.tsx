@@ -20,6 +20,7 @@ import Typography from '@mui/material/Typography';
 import type { GridRowId } from '@mui/x-data-grid';
 import { useCallback, useEffect, useMemo, useState, type ComponentType } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { canCall } from '../core/access/can-call';
 import { fillTemplate, ListContext } from '../core/list/list-context';
 import { useListController } from '../core/list/use-list-controller';
 import type { ActionDecl, Role } from '../../kernel/manifest/types';
@@ -29,6 +30,7 @@ import type { Manifest } from '../../kernel/manifest/types';
 import type { FormOverrideProps } from '../registry/override-types';
 import { formOverrides, rowActionOverrides, toolbarOverrides } from '../registry/screens';
 import { DataTable } from './DataTable';
+import { ErrorBoundary } from './ErrorBoundary';
 import { FilterBar } from './FilterBar';
 import { ExportButton } from './ExportButton';
 
@@ -58,7 +60,7 @@ function downloadJson(row: Row, field: string, template: string | undefined) {
 
 /** The declared calls a role may make from one place (toolbar or row), in manifest order. */
 function placed(manifest: Manifest, role: Role, place: 'toolbar' | 'row'): [string, ActionDecl][] {
-  return Object.entries(manifest.actions).filter(([, a]) => placeOf(a) === place && a.roles.includes(role));
+  return Object.entries(manifest.actions).filter(([, a]) => placeOf(a) === place && canCall(manifest, a, role));
 }
 
 /** SPEC "Shared pattern of list screens", driven by one manifest; the view lives in the URL. */
@@ -269,6 +271,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
         </Paper>
 
         {modal && Form && (
+          <ErrorBoundary key={modal.opened} what="The form" file={file} onClose={controller.closeModal}>
           <Form
             key={modal.opened}
             manifest={manifest}
@@ -285,6 +288,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
               reload();
             }}
           />
+          </ErrorBoundary>
         )}
       </Stack>
     </ListContext.Provider>

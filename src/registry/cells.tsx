@@ -4,7 +4,7 @@ import type { ComponentType } from 'react';
 import { formatValue } from '../../kernel/manifest/fields';
 import type { FieldSchema } from '../../kernel/manifest/types';
 import { truncateText } from '../core/list/presentation';
-import { overrides } from '../../overrides';
+import { installed as overrides } from './installed';
 import type { CellProps } from './override-types';
 import { createRegistry } from './registry';
 import { JsonCell } from '../mui/cells/JsonCell';

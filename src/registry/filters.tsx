@@ -1,7 +1,7 @@
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import type { ComponentType, KeyboardEvent } from 'react';
-import { overrides } from '../../overrides';
+import { installed as overrides } from './installed';
 import { LookupSelect } from '../mui/LookupSelect';
 import type { FilterInputProps } from './override-types';
 import { createRegistry } from './registry';

@@ -30,14 +30,16 @@ export interface Registry<T> {
  * @example const tones = createRegistry('tone', {success: 'success'})
  */
 export function createRegistry<T>(kind: string, builtIns: Record<string, T>, extra: Record<string, T> = {}): Registry<T> {
-  const entries: Record<string, T> = { ...builtIns, ...extra };
+  // `extra` is read at each look-up: the application installs its overrides into it at start-up (installed.ts).
+  const has = (name: string) => Object.hasOwn(extra, name) || Object.hasOwn(builtIns, name);
+  const names = () => [...new Set([...Object.keys(builtIns), ...Object.keys(extra)])];
   return {
     kind,
     get(name, site) {
-      if (!Object.hasOwn(entries, name)) throw new RegistryError(kind, name, site, Object.keys(entries));
-      return entries[name];
+      if (!has(name)) throw new RegistryError(kind, name, site, names());
+      return Object.hasOwn(extra, name) ? extra[name] : builtIns[name];
     },
-    has: (name) => Object.hasOwn(entries, name),
-    names: () => Object.keys(entries),
+    has,
+    names,
   };
 }

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { overrides } from '../../overrides';
+import { installed as overrides } from './installed';
 import type { ActionOverrideProps, FormOverrideProps, ScreenOverrideProps } from './override-types';
 import { createRegistry } from './registry';
 

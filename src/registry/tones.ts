@@ -1,4 +1,4 @@
-import { overrides } from '../../overrides';
+import { installed as overrides } from './installed';
 import type { PaletteToneName } from './override-types';
 import { createRegistry } from './registry';
 

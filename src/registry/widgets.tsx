@@ -2,7 +2,7 @@ import FormControl from '@mui/material/FormControl';
 import FormLabel from '@mui/material/FormLabel';
 import { Theme } from '@rjsf/mui';
 import type { Widget, WidgetProps } from '@rjsf/utils';
-import { widgetOverrides } from '../../overrides/widgets';
+import { installed } from './installed';
 import type { ChosenFiles } from '../core/form/files';
 import { FilePicker } from '../mui/FilePicker';
 import { LookupSelect } from '../mui/LookupSelect';
@@ -97,7 +97,7 @@ export function FileWidget(props: WidgetProps) {
   );
 }
 
-/** Form widgets of `form.ui.<field>.widget`: RJSF built-in names or components; overrides/widgets.ts wins. */
+/** Form widgets of `form.ui.<field>.widget`: RJSF built-in names or components; the installed overrides win. */
 export const widgets = createRegistry<Widget | string>(
   'widget',
   {
@@ -111,5 +111,5 @@ export const widgets = createRegistry<Widget | string>(
     lookup: LookupWidget,
     file: FileWidget,
   },
-  widgetOverrides,
+  installed.widgets,
 );

@@ -1,13 +1,12 @@
 // kind "custom": a handler of server/actions named by the action's `handler`, with its input schema.
 import type { Kysely } from 'kysely';
 import type { ActionDecl, FieldSchema } from '../../../kernel/manifest/types.ts';
-import { customHandlers } from '../../actions/index.ts';
 import type { Engine } from '../context.ts';
 import { ajv, check } from '../input.ts';
 import { coerceAll, write, type ActionHandler } from './shared.ts';
 
 export function customHandler(engine: Engine, action: ActionDecl): ActionHandler {
-  const handler = customHandlers[action.handler!];
+  const handler = engine.actions.handlers[action.handler!];
   if (!handler) throw new Error(`No server/actions handler named "${action.handler}"`);
   const inputSchema = (action.inputSchema ?? { type: 'object', properties: {} }) as { properties?: Record<string, FieldSchema> };
   const validate = ajv.compile({ additionalProperties: false, ...inputSchema });

@@ -1,6 +1,5 @@
 // kind "destroy": deletes the record named by the action's key, with its stored files and (for accounts) sessions.
 import type { ActionDecl } from '../../../kernel/manifest/types.ts';
-import { beforeDestroy } from '../../actions/index.ts';
 import type { Engine } from '../context.ts';
 import { check } from '../input.ts';
 import type { EntityModel } from '../model.ts';
@@ -13,7 +12,7 @@ export function destroyHandler(engine: Engine, model: EntityModel, action: Actio
   return async (call) => {
     coerceAll(call.input, model.props, call.source);
     check(validate, call.input);
-    if (action.before) await beforeDestroy[action.before](await findByKey(engine, model, key, call.input, engine.db), engine);
+    if (action.before) await engine.actions.beforeDestroy[action.before](await findByKey(engine, model, key, call.input, engine.db), engine);
     const result = await withFiles(engine, (staging) => write(engine, call, async (trx, record) => {
       const current = (record.before = await findByKey(engine, model, key, call.input, trx));
       refuse(action, current);

@@ -6,7 +6,6 @@ import type { ActionDecl, FieldSchema, Role } from '../../../kernel/manifest/typ
 import { AppError, badRequest, conflict, notFound } from '../../errors.ts';
 import { hashPassword } from '../../plugins/passwords.ts';
 import type { Actor } from '../../plugins/audit.ts';
-import { recordChecks, valueSources } from '../../actions/index.ts';
 import { revokeTokensOf, type Engine } from '../context.ts';
 import { coerce, objectValidator, titleOf, type InputSource } from '../input.ts';
 import { refusalText } from '../../../kernel/manifest/error-text.ts';
@@ -37,7 +36,7 @@ const derive = (fn: 'md5' | 'sha256', value: unknown) =>
 
 /** The manifest's `check` on a record about to be stored, in the write's transaction: its problems are one 400. */
 export async function runCheck(engine: Engine, action: ActionDecl, record: Record<string, unknown>, db: Kysely<any>, mode: 'create' | 'update') {
-  const problems = action.check ? await recordChecks[action.check](record, { engine, db, mode }) : [];
+  const problems = action.check ? await engine.actions.checks[action.check](record, { engine, db, mode }) : [];
   if (problems.length) throw badRequest(problems.join('; '));
 }
 
@@ -65,7 +64,7 @@ export function pick(props: Record<string, FieldSchema>, fields: Iterable<string
 
 export async function applyForRole(engine: Engine, action: ActionDecl, call: CallContext, values: Record<string, unknown>, trx: Kysely<any>) {
   for (const [field, source] of Object.entries(action.forRole?.[call.actor.role] ?? {})) {
-    values[field] = await valueSources[source]({ engine, db: trx, actor: call.actor });
+    values[field] = await engine.actions.valueSources[source]({ engine, db: trx, actor: call.actor });
   }
 }
 

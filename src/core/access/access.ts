@@ -1,6 +1,8 @@
 import type { ActionDecl, Manifest, Role } from '../../../kernel/manifest/types.ts';
 import { HOME_BY_ROLE } from '../../../kernel/roles.ts';
-import { matches } from '../../../kernel/rules/condition.ts';
+import { canCall, MENU, SCREEN } from './can-call';
+
+export { canCall, callDecision, matches, MENU, SCREEN } from './can-call';
 
 /** Where a role lands when it opens a screen it may not see (SPEC 2 guard): the `home` of schemas/roles.json. */
 export { HOME_BY_ROLE };
@@ -10,7 +12,16 @@ export type GuardDecision = { kind: 'allow' } | { kind: 'login' } | { kind: 'red
 /** guardRoute(['admin'], 'tester') -> {kind: 'redirect', to: '/testerIP'} */
 export function guardRoute(roles: Role[], role: Role | null | undefined): GuardDecision {
   if (!role) return { kind: 'login' };
-  if (roles.includes(role)) return { kind: 'allow' };
+  return roles.includes(role) ? { kind: 'allow' } : elsewhere(role);
+}
+
+/** The guard of a manifest's screen, asking canCall(manifest, SCREEN, role). */
+export function guardScreen(manifest: Manifest, role: Role | null | undefined): GuardDecision {
+  if (!role) return { kind: 'login' };
+  return canCall(manifest, SCREEN, role) ? { kind: 'allow' } : elsewhere(role);
+}
+
+function elsewhere(role: Role): GuardDecision {
   const home = HOME_BY_ROLE[role];
   return home ? { kind: 'redirect', to: home } : { kind: 'cancel' };
 }
@@ -44,7 +55,7 @@ export function menuFor(manifests: Manifest[], role: Role): MenuEntry[] {
   for (const m of manifests) {
     const menu = m.screen?.menu;
     if (!m.screen || !menu) continue;
-    if (!(menu.roles ?? m.screen.roles).includes(role)) continue;
+    if (!canCall(m, MENU, role)) continue;
     const link: MenuLink = { kind: 'link', label: menu.label, route: m.screen.route, order: menu.order ?? 1000 };
     if (!menu.group) {
       top.push(link);
@@ -68,14 +79,11 @@ export function menuFor(manifests: Manifest[], role: Role): MenuEntry[] {
 /** The action if `role` may call it, else undefined: the UI shows only what the server lets through. */
 export function allowedAction(manifest: Manifest, name: string, role: Role | null | undefined): ActionDecl | undefined {
   const action = manifest.actions[name];
-  return action && role && action.roles.includes(role) ? action : undefined;
+  return action && canCall(manifest, action, role) ? action : undefined;
 }
 
 /** The first action of a kind that `role` may call (`list`, `create`, `update`, `destroy` ...). */
 export function actionOfKind(manifest: Manifest, kind: ActionDecl['kind'], role: Role | null | undefined): [string, ActionDecl] | undefined {
   const entry = Object.entries(manifest.actions).find(([, a]) => a.kind === kind);
-  return entry && role && entry[1].roles.includes(role) ? entry : undefined;
+  return entry && canCall(manifest, entry[1], role) ? entry : undefined;
 }
-
-/** matches({role: 'admin'}, {field: 'role', equals: 'admin'}) === true (kernel/rules/condition.ts) */
-export { matches };

@@ -1,4 +1,4 @@
-import { matches } from '../access/access';
+import { matches } from '../access/can-call';
 import { countNoun, pluralNoun } from '../../../kernel/manifest/fields';
 import type { ActionDecl, FieldSchema, Manifest } from '../../../kernel/manifest/types';
 

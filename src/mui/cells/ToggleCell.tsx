@@ -1,5 +1,6 @@
 import Switch from '@mui/material/Switch';
 import Tooltip from '@mui/material/Tooltip';
+import { canCall } from '../../core/access/can-call';
 import { usePanel } from '../../core/app/panel';
 import { useWrite } from '../../core/app/write-status';
 import { useListContext } from '../../core/list/list-context';
@@ -17,7 +18,7 @@ export function ToggleCell({ value, row, column }: CellProps) {
   const label = column.label ?? column.field;
   // The notice names the switch it flipped ("Change active request status"), unless the manifest labels the call.
   const write = useWrite(action ? actionLabel(action, `Change ${label.toLowerCase()}`) : 'Change');
-  const allowed = Boolean(action && action.roles.includes(role));
+  const allowed = Boolean(action && canCall(manifest, action, role));
   const refused = action ? refusal(row, action) : null;
   const control = (
     <Switch
