@@ -17,6 +17,7 @@ import { checkAccountsModel, ensureFirstAdmin, registerAuth } from './plugins/au
 import { createLiveHub, liveAudiences } from './plugins/live-hub.ts';
 import { createChangeFeed } from './crud/changes.ts';
 import { registerLive } from './plugins/live.ts';
+import { registerLiveLists } from './plugins/live-lists.ts';
 import { availableHosts, isApiPath, registerPanel } from './plugins/panel.ts';
 import { registerUploads } from './plugins/uploads.ts';
 import { BUILDS_FOLDER } from './actions/builds.ts';
@@ -120,7 +121,9 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   bridgeChanges(app, engine, config.databaseUrl);
   registerCrudRoutes(app, engine, manifests);
   registerAssets(app, config.dataDir, fileFolders);
-  registerLive(app, engine, { panelHosts: availableHosts(config), corsOrigins: config.corsOrigins });
+  const io = registerLive(app, engine, { panelHosts: availableHosts(config), corsOrigins: config.corsOrigins });
+  const stopLiveLists = registerLiveLists(engine, io);
+  app.addHook('onClose', async () => stopLiveLists());
   registerGitlab(app, engine, config.gitlab);
   return app;
 }

@@ -6,6 +6,12 @@ export interface Change {
   entity: string;
   /** The call that wrote, e.g. /v1/admin/combination/add. */
   path: string;
+  /** The record the write answered with, when it was one (absent: a bulk write, a job, another process's write). */
+  ids?: number[];
+  /** The e-mail of the staff member whose call wrote (absent: a device, a job). */
+  by?: string | null;
+  /** When the write committed (ISO). */
+  at?: string;
 }
 
 export interface ChangeFeed {

@@ -149,7 +149,11 @@ async function write<T>(engine: Engine, call: CallContext, body: (trx: Kysely<an
       await engine.audit.write(trx, call.actor, call.path, { entity: call.entity, recordId: recordIdOf(out) });
       return out;
     });
-    for (const entity of new Set([call.entity, ...touches])) engine.changes.emit({ entity, path: call.path });
+    const id = recordIdOf(result);
+    const at = new Date().toISOString();
+    for (const entity of new Set([call.entity, ...touches])) {
+      engine.changes.emit({ entity, path: call.path, ids: entity === call.entity && id !== null ? [id] : undefined, by: call.actor.email, at });
+    }
     return result;
   } catch (error) {
     if (error instanceof AppError) throw error;

@@ -28,6 +28,7 @@ import { HttpError } from '../core/http/http-error';
 import { hasFilter, parseListQuery, toApiParams, toSearchParams, type ListQuery } from '../core/list/list-query';
 import { callParamsOf, fillTemplate, ListContext, type ListContextValue } from '../core/list/list-context';
 import { useLiveRefresh } from '../core/live/live-refresh';
+import { useLiveList } from '../core/live/use-live-list';
 import type { ActionDecl, Role } from '../core/manifest/types';
 import { ActionButton, placeOf } from './actions/ActionButtons';
 import { fieldLabel } from '../core/manifest/fields';
@@ -115,6 +116,8 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
     void mutateTotal();
   }, [mutate, mutateAll, mutateTotal, listPath, paramsKey]);
   useLiveRefresh(manifest.screen?.liveRefresh, reload);
+  // A screen that follows its own live item (pipelines) already reloads on every change of its entity.
+  useLiveList(manifest.screen?.liveRefresh ? undefined : manifest.entity, reload);
 
   const [draft, setDraft] = useState<Record<string, string>>(query.filters);
   const appliedKey = JSON.stringify(query.filters);
