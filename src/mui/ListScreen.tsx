@@ -39,6 +39,8 @@ import type { FormOverrideProps } from '../registry/override-types';
 import { formOverrides, rowActionOverrides, toolbarOverrides } from '../registry/screens';
 import { DataTable } from './DataTable';
 import { FilterBar } from './FilterBar';
+import { gridPreferencesKey } from './grid/grid-preferences';
+import type { ListSort } from './grid/sort-model';
 
 type Row = Record<string, unknown>;
 
@@ -73,7 +75,7 @@ function placed(manifest: Manifest, role: Role, place: 'toolbar' | 'row'): [stri
 export function ListScreen({ manifest, disableVirtualization }: { manifest: Manifest; /** jsdom has no layout. */ disableVirtualization?: boolean }) {
   const panel = usePanel();
   const file = panel.manifests.fileOf(manifest.entity);
-  const role = useStore(session).user!.role;
+  const { role, email: userKey } = useStore(session).user!;
   const list = manifest.list;
   const [search, setSearch] = useSearchParams();
   const query = useMemo(() => parseListQuery(search, list), [search, list]);
@@ -228,6 +230,11 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
       : manifest.title;
   const sizes = list?.pageSizes ?? [];
   const sortable = list?.sortable ?? [];
+  // A header click sorts like the "Sort by" select: the same URL state.
+  const gridSort = useMemo(
+    () => ({ by: query.sortBy, order: query.sortOrder, sortable, onChange: (next: ListSort) => setQuery({ ...query, sortBy: next.by, sortOrder: next.order, page: 1 }) }),
+    [query, sortable, setQuery],
+  );
   const Form = formOverride ?? FormModal;
 
   return (
@@ -252,7 +259,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
             </IconButton>
           </Tooltip>
           {create && hasForm && (
-            <Button variant="contained" startIcon={<AddIcon />} onClick={() => openForm(null)}>
+            <Button variant="contained" startIcon={<AddIcon />} onClick={() => openForm(null)} data-shortcut="add">
               {create[1].ui?.label ?? 'Add'}
             </Button>
           )}
@@ -337,6 +344,8 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
               actionsWidth={Math.max(92, buttons * 38 + 16)}
               noRowsLabel={refused ? error.message : error ? 'Could not load the list' : 'No records'}
               disableVirtualization={disableVirtualization}
+              sort={gridSort}
+              preferencesKey={gridPreferencesKey(userKey, manifest.entity)}
             />
           </Box>
           <TablePagination
