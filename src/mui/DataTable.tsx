@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import { alpha, useTheme, type Theme } from '@mui/material/styles';
+import { useTheme, type Theme } from '@mui/material/styles';
 import {
   DataGrid,
   GridRow,
@@ -22,6 +22,7 @@ import { matches } from '../core/access/access';
 import { cells, defaultCellName } from '../registry/cells';
 import { tones } from '../registry/tones';
 import { GridToolbar } from './grid/GridToolbar';
+import { toneBackground } from './theme';
 import { useGridPreferences } from './grid/grid-preferences';
 import { fromSortModel, toSortModel, type ListSort } from './grid/sort-model';
 
@@ -152,8 +153,7 @@ function RowWithDetails(props: GridRowProps) {
 function toneStyles(theme: Theme) {
   const styles: Record<string, object> = {};
   for (const tone of ['success', 'warning', 'info', 'error'] as const) {
-    const color = theme.palette[tone].main;
-    styles[`& .row-tone-${tone}`] = { bgcolor: alpha(color, 0.12), '&:hover': { bgcolor: alpha(color, 0.2) } };
+    styles[`& .row-tone-${tone}`] = { bgcolor: toneBackground(theme, tone, 'rest'), '&:hover': { bgcolor: toneBackground(theme, tone, 'hover') } };
   }
   return styles;
 }
@@ -293,7 +293,7 @@ export function DataTable({ manifest, file, rows, loading, expanded, renderActio
           '--DataGrid-overlayHeight': '180px',
           // The details block measures 100cqw against this box: the visible width of the grid.
           '& .MuiDataGrid-main': { containerType: 'inline-size' },
-          '& .MuiDataGrid-columnHeaders': { bgcolor: 'grey.50' },
+          '& .MuiDataGrid-columnHeaders': { bgcolor: theme.palette.mode === 'dark' ? 'grey.900' : 'grey.50' },
           '& .MuiDataGrid-columnHeaderTitle': { fontWeight: 600 },
           '& .MuiDataGrid-cell:focus, & .MuiDataGrid-cell:focus-within': { outline: 'none' },
           ...toneStyles(theme),
