@@ -84,12 +84,16 @@ describe('the grid of every list', () => {
     await page.getByRole('menuitem', { name: 'Compact' }).click();
     await page.waitForFunction(() => (document.querySelector('.MuiDataGrid-row') as HTMLElement | null)?.offsetHeight === 36);
 
-    const box = (await header('Name').boundingBox())!;
-    const before = box.width;
-    await page.mouse.move(box.x + box.width - 1, box.y + box.height / 2);
+    const before = (await header('Name').boundingBox())!.width;
+    // Drag the column's resize handle 120 px to the right.
+    const handle = (await header('Name').locator('.MuiDataGrid-columnSeparator').boundingBox())!;
+    const y = handle.y + handle.height / 2;
+    await page.mouse.move(handle.x + handle.width / 2, y);
     await page.mouse.down();
-    await page.mouse.move(box.x + box.width + 120, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.move(handle.x + handle.width / 2 + 60, y, { steps: 4 });
+    await page.mouse.move(handle.x + handle.width / 2 + 120, y, { steps: 4 });
     await page.mouse.up();
+    await expect.poll(async () => (await header('Name').boundingBox())!.width).toBeGreaterThan(before + 60);
 
     const widthAfterDrag = (await header('Name').boundingBox())!.width;
 
