@@ -18,6 +18,7 @@ import { checkAccountsModel, ensureFirstAdmin, registerAuth } from './plugins/au
 import { createLiveHub, liveAudiences } from './plugins/live-hub.ts';
 import { createChangeFeed } from './crud/changes.ts';
 import { registerLive } from './plugins/live.ts';
+import { registerLiveLists } from './plugins/live-lists.ts';
 import { availableHosts, isApiPath, registerPanel } from './plugins/panel.ts';
 import { registerUploads } from './plugins/uploads.ts';
 import { BUILDS_FOLDER } from './actions/builds.ts';
@@ -134,7 +135,9 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   registerCrudRoutes(app, engine, manifests);
   registerCsvExports(app, engine, manifests);
   await registerAssets(app, config.dataDir, fileFolders);
-  registerLive(app, engine, { panelHosts: availableHosts(config), corsOrigins: config.corsOrigins, adapter: await connectRedis(app, config) });
+  const io = registerLive(app, engine, { panelHosts: availableHosts(config), corsOrigins: config.corsOrigins, adapter: await connectRedis(app, config) });
+  const stopLiveLists = registerLiveLists(engine, io);
+  app.addHook('onClose', async () => stopLiveLists());
   registerGitlab(app, engine, config.gitlab);
   return app;
 }

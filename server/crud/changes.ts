@@ -8,6 +8,12 @@ export interface Change {
   path: string;
   /** Set when another server process made the write (server/plugins/change-bridge.ts relayed it). */
   remote?: boolean;
+  /** The record the write answered with, when it was one (absent: a bulk write, a job, another process's write). */
+  ids?: number[];
+  /** The e-mail of the staff member whose call wrote (absent: a device, a job). */
+  by?: string | null;
+  /** When the write committed (ISO). */
+  at?: string;
 }
 
 export interface ChangeFeed {

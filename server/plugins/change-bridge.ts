@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
+import type { Change } from '../crud/changes.ts';
 import type { Engine } from '../crud/context.ts';
 import { isPostgresUrl } from '../db/database.ts';
 
@@ -23,11 +24,11 @@ export function bridgeChanges(app: FastifyInstance, engine: Engine, databaseUrl:
 
   const stopFeed = engine.changes.on((change) => {
     if (relaying) return;
-    const payload = JSON.stringify({ from: me, entity: change.entity, path: change.path });
+    const payload = JSON.stringify({ from: me, entity: change.entity, path: change.path, ids: change.ids, by: change.by, at: change.at });
     sql`select pg_notify(${CHANGES_CHANNEL}, ${payload})`.execute(engine.db).catch((error) => console.error('change notify failed:', (error as Error).message));
   });
 
-  const relay = (changes: { entity: string; path: string; remote: true }[]) => {
+  const relay = (changes: Change[]) => {
     relaying = true;
     try {
       for (const change of changes) engine.changes.emit(change);
@@ -40,8 +41,8 @@ export function bridgeChanges(app: FastifyInstance, engine: Engine, databaseUrl:
     const listener = new pg.Client({ connectionString: databaseUrl });
     listener.on('notification', (message) => {
       try {
-        const change = JSON.parse(message.payload ?? '{}') as { from?: string; entity?: string; path?: string };
-        if (change.from !== me && change.entity) relay([{ entity: change.entity, path: change.path ?? '', remote: true }]);
+        const change = JSON.parse(message.payload ?? '{}') as Partial<Change> & { from?: string };
+        if (change.from !== me && change.entity) relay([{ entity: change.entity, path: change.path ?? '', ids: change.ids, by: change.by, at: change.at, remote: true }]);
       } catch {
         // A payload that is not ours: nothing to relay.
       }

@@ -1,14 +1,15 @@
 import CircularProgress from '@mui/material/CircularProgress';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { fetchConfig, hostAllowed } from '../core/app/config';
 import { createPanel, PanelContext, type Panel } from '../core/app/panel';
 import { bundledManifests } from '../core/manifest/bundled';
 import { checkRegistryNames } from '../registry/check';
 import { installOverrides, type EngineOverrides } from '../registry/installed';
 import { App } from './App';
-import { theme } from './theme';
+import { useThemeMode } from '../core/theme-mode';
+import { themeFor } from './theme';
 
 type BootState =
   | { kind: 'loading' }
@@ -20,6 +21,8 @@ type BootState =
 /** SPEC 1: /config.json first; without it, or on a host outside availableHosts, the page shows one line only. */
 export function Boot({ overrides = {} }: { /** The application's bespoke parts, handed to the engine's registries. */ overrides?: EngineOverrides }) {
   const [state, setState] = useState<BootState>({ kind: 'loading' });
+  const mode = useThemeMode();
+  const theme = useMemo(() => themeFor(mode), [mode]);
   useEffect(() => {
     let live = true;
     fetchConfig().then(

@@ -1,12 +1,14 @@
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import { alpha, useTheme, type Theme } from '@mui/material/styles';
+import { useTheme, type Theme } from '@mui/material/styles';
 import {
   DataGrid,
   GridRow,
   useGridApiRef,
   type GridColDef,
+  type GridColumnVisibilityModel,
+  type GridDensity,
   type GridRowId,
   type GridRowProps,
   type GridValidRowModel,
@@ -19,6 +21,13 @@ import type { Manifest } from '../../kernel/manifest/types';
 import { matches } from '../core/access/access';
 import { cells, defaultCellName } from '../registry/cells';
 import { tones } from '../registry/tones';
+import { GridToolbar } from './grid/GridToolbar';
+import { toneBackground } from './theme';
+import { useGridPreferences } from './grid/grid-preferences';
+import { fromSortModel, toSortModel, type ListSort } from './grid/sort-model';
+
+/** The grid's row height factor of each density (its own: compact 0.7, comfortable 1.3). */
+const DENSITY_FACTOR: Record<GridDensity, number> = { compact: 0.7, standard: 1, comfortable: 1.3 };
 
 /**
  * Row geometry: a details block wraps long values, so its height is measured once drawn and `getRowHeight`
@@ -59,6 +68,8 @@ export const FIXED_GRID_PAGING = { paginationModel: { page: 0, pageSize: 100 }, 
 
 interface DetailsContextValue {
   manifest: Manifest;
+  /** The height of a row without details at the chosen density. */
+  rowHeight: number;
   expanded: ReadonlySet<GridRowId>;
   /** Reports the drawn height of a row's details block. */
   measured: (id: GridRowId, height: number) => void;
@@ -138,7 +149,7 @@ function RowWithDetails(props: GridRowProps) {
   if (!open) return <GridRow {...props} />;
   return (
     <div data-expanded-row={String(props.rowId)}>
-      <GridRow {...props} rowHeight={ROW_HEIGHT} />
+      <GridRow {...props} rowHeight={ctx.rowHeight} />
       <DetailsBlock manifest={ctx.manifest} row={props.row} rowId={props.rowId} measured={ctx.measured} />
     </div>
   );
@@ -147,8 +158,7 @@ function RowWithDetails(props: GridRowProps) {
 function toneStyles(theme: Theme) {
   const styles: Record<string, object> = {};
   for (const tone of ['success', 'warning', 'info', 'error'] as const) {
-    const color = theme.palette[tone].main;
-    styles[`& .row-tone-${tone}`] = { bgcolor: alpha(color, 0.12), '&:hover': { bgcolor: alpha(color, 0.2) } };
+    styles[`& .row-tone-${tone}`] = { bgcolor: toneBackground(theme, tone, 'rest'), '&:hover': { bgcolor: toneBackground(theme, tone, 'hover') } };
   }
   return styles;
 }
@@ -165,12 +175,19 @@ export interface DataTableProps {
   noRowsLabel?: string;
   /** jsdom has no layout: tests render every row and column without virtualization. */
   disableVirtualization?: boolean;
+  /** Sorting by a header click: the list's sort (the URL's), the manifest's sortable fields and the setter. */
+  sort?: ListSort & { sortable: readonly string[]; onChange: (next: ListSort) => void };
+  /** Where the user's hidden columns, widths and density are kept (gridPreferencesKey); none: no toolbar. */
+  preferencesKey?: string;
 }
 
 /** The list table of a manifest: its columns, cells, highlight tones and expandable details rows. */
-export function DataTable({ manifest, file, rows, loading, expanded, renderActions, actionsWidth, noRowsLabel, disableVirtualization }: DataTableProps) {
+export function DataTable({ manifest, file, rows, loading, expanded, renderActions, actionsWidth, noRowsLabel, disableVirtualization, sort, preferencesKey }: DataTableProps) {
   const theme = useTheme();
   const height = detailsHeight(manifest);
+  const [prefs, updatePrefs] = useGridPreferences(preferencesKey);
+  const declaredFields = useMemo(() => (manifest.list?.columns ?? []).map((c) => c.field), [manifest]);
+  const sortable = sort?.sortable;
   const columns = useMemo<GridColDef[]>(() => {
     const declared = manifest.list?.columns ?? [];
     const measureText = canvasMeasure(theme.typography.fontFamily ?? 'sans-serif');
@@ -181,11 +198,16 @@ export function DataTable({ manifest, file, rows, loading, expanded, renderActio
       return {
         field: `col${i}`,
         headerName: column.label ?? schema?.title ?? column.field,
-        sortable: false,
+        sortable: Boolean(sortable?.includes(column.field)),
         filterable: false,
         disableColumnMenu: true,
-        // A declared width is kept; otherwise the column is at least as wide as its content and shares the rest.
-        ...(column.width ? { width: column.width } : { flex: 1, minWidth: contentWidth(column, cellName, schema, rows, measureText) }),
+        // A width the user dragged wins; then a declared one; otherwise the column is at least as wide as its
+        // content and shares the rest.
+        ...(prefs.widths[column.field]
+          ? { width: prefs.widths[column.field] }
+          : column.width
+            ? { width: column.width }
+            : { flex: 1, minWidth: contentWidth(column, cellName, schema, rows, measureText) }),
         valueGetter: (_value: unknown, row: GridValidRowModel) => getPath(row, column.field),
         renderCell: (params) => <Cell value={params.value} row={params.row} column={column} schema={schema} />,
       };
@@ -196,13 +218,20 @@ export function DataTable({ manifest, file, rows, loading, expanded, renderActio
         headerName: 'Actions',
         width: actionsWidth,
         sortable: false,
+        hideable: false,
+        resizable: false,
         filterable: false,
         disableColumnMenu: true,
         renderCell: (params) => renderActions(params.row),
       });
     }
     return cols;
-  }, [manifest, file, renderActions, actionsWidth, rows, theme]);
+  }, [manifest, file, renderActions, actionsWidth, rows, theme, sortable, prefs.widths]);
+  const sortModel = useMemo(() => (sort ? toSortModel(declaredFields, sort) : []), [sort, declaredFields]);
+  const visibility = useMemo<GridColumnVisibilityModel>(
+    () => Object.fromEntries(declaredFields.map((f, i) => [`col${i}`, !prefs.hidden.includes(f)])),
+    [declaredFields, prefs.hidden],
+  );
 
   const highlight = manifest.list?.highlight;
   const getRowClassName = useCallback(
@@ -219,12 +248,13 @@ export function DataTable({ manifest, file, rows, loading, expanded, renderActio
     setHeights((prev) => (prev.get(id) === drawn ? prev : new Map(prev).set(id, drawn)));
   }, []);
   const getRowHeight = useCallback(
-    ({ id }: { id: GridRowId }) => (expanded.has(id) ? ROW_HEIGHT + (heights.get(id) ?? height) : null),
+    ({ id, densityFactor }: { id: GridRowId; densityFactor: number }) => (expanded.has(id) ? Math.floor(ROW_HEIGHT * densityFactor) + (heights.get(id) ?? height) : null),
     [expanded, height, heights],
   );
   // The grid caches row heights: a measured block asks it to read them again.
   useEffect(() => apiRef.current?.resetRowHeights(), [apiRef, heights]);
-  const ctx = useMemo(() => ({ manifest, expanded, measured }), [manifest, expanded, measured]);
+  const rowHeight = Math.floor(ROW_HEIGHT * DENSITY_FACTOR[prefs.density]);
+  const ctx = useMemo(() => ({ manifest, rowHeight, expanded, measured }), [manifest, rowHeight, expanded, measured]);
 
   return (
     <DetailsContext.Provider value={ctx}>
@@ -237,16 +267,29 @@ export function DataTable({ manifest, file, rows, loading, expanded, renderActio
         rowCount={rows.length}
         {...FIXED_GRID_PAGING}
         sortingMode="server"
+        sortModel={sortModel}
+        onSortModelChange={(model) => sort?.onChange(fromSortModel(model, declaredFields, sort.sortable))}
         filterMode="server"
         // The panel's CSP has no 'unsafe-eval'; the grid would otherwise try `new Function` to speed up filtering.
         disableEval
         hideFooter
         disableRowSelectionOnClick
-        disableColumnSelector
+        disableColumnSelector={!preferencesKey}
+        showToolbar={Boolean(preferencesKey)}
+        columnVisibilityModel={visibility}
+        onColumnVisibilityModelChange={(model) =>
+          updatePrefs((p) => ({ ...p, hidden: declaredFields.filter((_, i) => model[`col${i}`] === false) }))
+        }
+        onColumnWidthChange={({ colDef, width }) => {
+          const field = declaredFields[Number(colDef.field.replace(/^col/, ''))];
+          if (colDef.field.startsWith('col') && field) updatePrefs((p) => ({ ...p, widths: { ...p.widths, [field]: Math.round(width) } }));
+        }}
+        density={prefs.density}
+        onDensityChange={(density) => updatePrefs((p) => ({ ...p, density }))}
         rowHeight={ROW_HEIGHT}
         getRowHeight={getRowHeight}
         getRowClassName={getRowClassName}
-        slots={{ row: RowWithDetails }}
+        slots={{ row: RowWithDetails, toolbar: GridToolbar }}
         localeText={{ noRowsLabel: noRowsLabel ?? 'No records' }}
         disableVirtualization={disableVirtualization}
         sx={(theme) => ({
@@ -255,7 +298,7 @@ export function DataTable({ manifest, file, rows, loading, expanded, renderActio
           '--DataGrid-overlayHeight': '180px',
           // The details block measures 100cqw against this box: the visible width of the grid.
           '& .MuiDataGrid-main': { containerType: 'inline-size' },
-          '& .MuiDataGrid-columnHeaders': { bgcolor: 'grey.50' },
+          '& .MuiDataGrid-columnHeaders': { bgcolor: theme.palette.mode === 'dark' ? 'grey.900' : 'grey.50' },
           '& .MuiDataGrid-columnHeaderTitle': { fontWeight: 600 },
           '& .MuiDataGrid-cell:focus, & .MuiDataGrid-cell:focus-within': { outline: 'none' },
           ...toneStyles(theme),

@@ -20,6 +20,7 @@ import type { FormOverrideProps } from '../registry/override-types';
 import { RequiredSelectWidget, widgets, type EntityFormContext } from '../registry/widgets';
 import { ModalActions } from './ModalActions';
 import { StaleEditReload } from './StaleEditReload';
+import { RecordChangedNotice } from './RecordChangedNotice';
 
 type Values = Record<string, unknown>;
 
@@ -111,6 +112,7 @@ export default function FormModal({ manifest, role, record, open, onClose, onSav
           </Alert>
         )}
         <StaleEditReload failure={write.failure} onReload={onReload} />
+        {record && !pending && <RecordChangedNotice entity={manifest.entity} id={record.id} />}
         <Form
           ref={formRef}
           schema={schema}

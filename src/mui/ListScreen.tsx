@@ -33,6 +33,8 @@ import { DataTable } from './DataTable';
 import { ErrorBoundary } from './ErrorBoundary';
 import { FilterBar } from './FilterBar';
 import { ExportButton } from './ExportButton';
+import { gridPreferencesKey } from './grid/grid-preferences';
+import type { ListSort } from './grid/sort-model';
 
 type Row = Record<string, unknown>;
 
@@ -68,6 +70,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
   const controller = useListController(manifest);
   const { file, role, query, create, update, destroy, hasForm, data, rows, error, refused, isLoading, isValidating } = controller;
   const { reload, draft, setDraft, applyFilters, expanded, toggleDetails, modal, context, heading, openForm: openModal } = controller;
+  const { email: userKey, setSort } = controller;
   const list = manifest.list;
 
   const [FormModal, setFormModal] = useState<ComponentType<FormOverrideProps> | null>(null);
@@ -149,6 +152,11 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
   }
   const sizes = list?.pageSizes ?? [];
   const sortable = list?.sortable ?? [];
+  // A header click sorts like the "Sort by" select: the same URL state.
+  const gridSort = useMemo(
+    () => ({ by: query.sortBy, order: query.sortOrder, sortable, onChange: (next: ListSort) => setSort(next.by, next.order) }),
+    [query, sortable, setSort],
+  );
   const Form = formOverride ?? FormModal;
 
   return (
@@ -174,7 +182,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
             </IconButton>
           </Tooltip>
           {create && hasForm && (
-            <Button variant="contained" startIcon={<AddIcon />} onClick={() => openForm(null)}>
+            <Button variant="contained" startIcon={<AddIcon />} onClick={() => openForm(null)} data-shortcut="add">
               {create[1].ui?.label ?? 'Add'}
             </Button>
           )}
@@ -256,6 +264,8 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
               actionsWidth={Math.max(92, buttons * 38 + 16)}
               noRowsLabel={refused ? error!.message : error ? 'Could not load the list' : 'No records'}
               disableVirtualization={disableVirtualization}
+              sort={gridSort}
+              preferencesKey={gridPreferencesKey(userKey, manifest.entity)}
             />
           </Box>
           <TablePagination

@@ -4,7 +4,7 @@ import DialogActions from '@mui/material/DialogActions';
 
 /**
  * The Cancel / OK footer of every modal: both wait while the write is pending, OK shows the spinner and stays
- * disabled while `okDisabled` (the modal's own gate) holds.
+ * disabled while `okDisabled` (the modal's own gate) holds. Ctrl+Enter presses OK (src/mui/KeyboardShortcuts.tsx).
  * @example <ModalActions pending={pending} okDisabled={!ready} onCancel={onClose} onOk={() => void save()} />
  */
 export function ModalActions({ pending, okDisabled, onCancel, onOk }: { pending: boolean; okDisabled?: boolean; onCancel: () => void; onOk: () => void }) {
@@ -13,7 +13,7 @@ export function ModalActions({ pending, okDisabled, onCancel, onOk }: { pending:
       <Button onClick={onCancel} disabled={pending}>
         Cancel
       </Button>
-      <Button variant="contained" disabled={Boolean(okDisabled) || pending} onClick={onOk} startIcon={pending ? <CircularProgress size={16} color="inherit" /> : undefined}>
+      <Button variant="contained" data-shortcut="submit" disabled={Boolean(okDisabled) || pending} onClick={onOk} startIcon={pending ? <CircularProgress size={16} color="inherit" /> : undefined}>
         OK
       </Button>
     </DialogActions>

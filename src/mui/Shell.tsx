@@ -18,6 +18,8 @@ import { usePanel } from '../core/app/panel';
 import { session } from '../core/session/session';
 import { useStore } from '../core/store';
 import { RouteFallback } from './App';
+import { KeyboardShortcuts } from './KeyboardShortcuts';
+import { ThemeMenu } from './ThemeMenu';
 import { PANEL_NAME } from './theme';
 
 const navButton = { color: 'inherit', px: 1, minWidth: 0, flexShrink: 0, whiteSpace: 'nowrap', opacity: 0.85, '& .MuiButton-endIcon': { ml: 0.25 }, '&.active': { opacity: 1, bgcolor: 'rgba(255,255,255,0.16)' } } as const;
@@ -163,6 +165,7 @@ export default function Shell() {
           <Typography variant="body2" data-testid="user-email" noWrap title={user?.email} sx={{ opacity: 0.9, maxWidth: 220, minWidth: 60, flexShrink: 1 }}>
             {user?.email}
           </Typography>
+          <ThemeMenu />
           <Divider orientation="vertical" flexItem sx={{ borderColor: 'rgba(255,255,255,0.3)', mx: 1 }} />
           <Button
             color="inherit"
@@ -182,6 +185,7 @@ export default function Shell() {
           <Outlet />
         </Suspense>
       </Box>
+      <KeyboardShortcuts />
     </Box>
   );
 }

@@ -16,10 +16,13 @@ forEachDialect('change feed', (h) => {
     const added = await h.admin('GET', '/v1/admin/platform/add', { query: { name: 'feedOS', maxVersion: '1.2.3' } });
     await h.admin('GET', '/v1/admin/platform/edit', { query: { id: added.body.data.id, name: 'feedOS2' } });
     await h.admin('GET', '/v1/admin/platform/destroy', { query: { id: added.body.data.id } });
+    // Each names the record and who wrote it, for live lists and open edit forms.
+    const id = added.body.data.id;
+    const by = 'admin@test.io';
     expect(heard).toEqual([
-      { entity: 'platform', path: '/v1/admin/platform/add' },
-      { entity: 'platform', path: '/v1/admin/platform/edit' },
-      { entity: 'platform', path: '/v1/admin/platform/destroy' },
+      { entity: 'platform', path: '/v1/admin/platform/add', ids: [id], by, at: expect.any(String) },
+      { entity: 'platform', path: '/v1/admin/platform/edit', ids: [id], by, at: expect.any(String) },
+      { entity: 'platform', path: '/v1/admin/platform/destroy', ids: [id], by, at: expect.any(String) },
     ]);
   });
 
@@ -44,6 +47,6 @@ forEachDialect('change feed', (h) => {
     const removed = await h.admin('DELETE', '/v1/admin/abtesting/info-for-testing/delete-user', { query: { appInstallId: 'feed-device' } });
     expect(removed.body.data).toEqual({ count: 1 });
     const path = '/v1/admin/abtesting/info-for-testing/delete-user';
-    expect(heard).toEqual([{ entity: 'experiment', path }, { entity: 'experimentUser', path }]);
+    expect(heard.map(({ entity, path }) => ({ entity, path }))).toEqual([{ entity: 'experiment', path }, { entity: 'experimentUser', path }]);
   });
 });

@@ -121,7 +121,11 @@ export async function write<T>(engine: Engine, call: CallContext, body: (trx: Ky
       for (const row of auditRows(engine.models.get(call.entity), call.entity, record, recordIdOf(out), out)) await engine.audit.write(trx, call.actor, call.path, row);
       return out;
     });
-    for (const entity of new Set([call.entity, ...touches])) engine.changes.emit({ entity, path: call.path });
+    const id = recordIdOf(result);
+    const at = new Date().toISOString();
+    for (const entity of new Set([call.entity, ...touches])) {
+      engine.changes.emit({ entity, path: call.path, ids: entity === call.entity && id !== null ? [id] : undefined, by: call.actor.email, at });
+    }
     return result;
   } catch (error) {
     if (error instanceof AppError) throw error;

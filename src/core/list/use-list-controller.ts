@@ -9,6 +9,7 @@ import { usePanel } from '../app/panel';
 import type { ListResult } from '../http/data-provider';
 import { HttpError } from '../http/http-error';
 import { useLiveRefresh } from '../live/live-refresh';
+import { useLiveList } from '../live/use-live-list';
 import type { ActionDecl, Manifest, Role } from '../../../kernel/manifest/types';
 import { session } from '../session/session';
 import { useStore } from '../store';
@@ -29,6 +30,8 @@ export interface ListController {
   /** The manifest's file, for registry errors. */
   file: string;
   role: Role;
+  /** The signed-in staff member's e-mail (per-user preferences). */
+  email: string;
   query: ListQuery;
   setQuery(next: ListQuery): void;
   routeParams: Record<string, string | undefined>;
@@ -75,7 +78,7 @@ export interface ListController {
 export function useListController(manifest: Manifest): ListController {
   const panel = usePanel();
   const file = panel.manifests.fileOf(manifest.entity);
-  const role = useStore(session).user!.role;
+  const { role, email } = useStore(session).user!;
   const list = manifest.list;
   const [search, setSearch] = useSearchParams();
   const query = useMemo(() => parseListQuery(search, list), [search, list]);
@@ -118,6 +121,8 @@ export function useListController(manifest: Manifest): ListController {
     void mutateTotal();
   }, [mutate, mutateAll, mutateTotal, listPath, paramsKey]);
   useLiveRefresh(manifest.screen?.liveRefresh, reload);
+  // A screen that follows its own live item (pipelines) already reloads on every change of its entity.
+  useLiveList(manifest.screen?.liveRefresh ? undefined : manifest.entity, reload);
 
   const [draft, setDraft] = useState<Record<string, string>>(query.filters);
   const appliedKey = JSON.stringify(query.filters);
@@ -163,7 +168,7 @@ export function useListController(manifest: Manifest): ListController {
       : manifest.title;
 
   return {
-    manifest, file, role, query, setQuery, routeParams, callParams, apiParams, listAction, create, update, destroy, hasForm,
+    manifest, file, role, email, query, setQuery, routeParams, callParams, apiParams, listAction, create, update, destroy, hasForm,
     data, rows, error, refused, isLoading, isValidating, filtered, heading, reload,
     draft, setDraft, applyFilters, clearFilters, setPage, setPageSize, setSort,
     expanded, toggleDetails, modal, openForm, closeModal, context,

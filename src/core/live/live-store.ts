@@ -1,5 +1,6 @@
 import { createStore } from '../store';
 import { mergeWlStatuses } from './wl-statuses';
+import { receiveEntityChanges, resetEntityChanges } from './use-live-list';
 
 export interface LiveItem {
   type: string;
@@ -78,6 +79,7 @@ export async function connectLive(baseUrl: string, token: string, onSessionEnded
   s.on('connect', () => live.set((st) => ({ ...st, connected: true })));
   s.on('disconnect', () => live.set((st) => ({ ...st, connected: false })));
   s.on('dataQueue', (batch: unknown) => live.set((st) => applyBatch(st, batch)));
+  s.on('entityChanged', receiveEntityChanges);
   socket = s;
 }
 
@@ -86,4 +88,5 @@ export function disconnectLive(): void {
   socket?.disconnect();
   socket = null;
   live.set(initial);
+  resetEntityChanges();
 }

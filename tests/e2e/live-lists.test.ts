@@ -1,0 +1,79 @@
+// Live lists, end to end: staff member B edits a platform in one browser context; in another, A's open list shows
+// the new value without a reload, on the same page, filter and scroll position, and A's open edit form of a record B
+// changes says who changed it.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, loginThroughScreen, startServer, type RunningServer } from './harness';
+
+const DEVELOPER = { email: 'dev@example.com', password: 'developer-password-1' };
+const name = (n: number) => `live-${String(n).padStart(2, '0')}`;
+
+describe('live lists', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let a: Page;
+  let b: Page;
+  const ids = new Map<string, number>();
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    const token = await server.login();
+    await server.api('GET', '/v1/admin/user/add', { ...DEVELOPER, role: 'developer' }, token);
+    for (let n = 1; n <= 80; n++) {
+      const added = await server.api('GET', '/v1/admin/platform/add', { name: name(n), maxVersion: '1.0.0' }, token);
+      ids.set(name(n), added.data.id);
+    }
+    await server.api('GET', '/v1/admin/platform/add', { name: 'other', maxVersion: '1.0.0' }, token);
+    a = await (await browser.newContext({ viewport: { width: 1400, height: 700 } })).newPage();
+    b = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+    await Promise.all([loginThroughScreen(a, server), loginThroughScreen(b, server, DEVELOPER.email, DEVELOPER.password)]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("shows B's edit in A's list without a reload, keeping A's page, filter and scroll", async () => {
+    await a.goto(`${server.url}/platforms?page=2&size=50&name=live`);
+    await a.getByText('51–80 of 80').waitFor();
+    await a.locator('.MuiDataGrid-row', { hasText: name(51) }).waitFor();
+    // A marker that a page reload would wipe, and a scroll position the refresh must keep.
+    await a.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
+    const scroller = a.locator('.MuiDataGrid-virtualScroller');
+    await scroller.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await a.locator('.MuiDataGrid-row', { hasText: name(80) }).waitFor();
+    const scrolled = await scroller.evaluate((el) => el.scrollTop);
+    expect(scrolled).toBeGreaterThan(0);
+
+    await b.goto(`${server.url}/platforms?name=${name(78)}`);
+    await b.getByTestId('list-count').filter({ hasText: /^1 total$/ }).waitFor();
+    await b.locator('.MuiDataGrid-row', { hasText: name(78) }).getByRole('button', { name: 'Edit' }).click();
+    const form = b.getByRole('dialog');
+    await form.getByLabel('Name').fill('live-78-renamed-by-b');
+    await form.getByRole('button', { name: 'OK' }).click();
+    await form.waitFor({ state: 'hidden' });
+
+    await a.locator('.MuiDataGrid-row', { hasText: 'live-78-renamed-by-b' }).waitFor();
+    expect(await a.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
+    const url = new URL(a.url());
+    expect(Object.fromEntries(url.searchParams)).toEqual({ page: '2', size: '50', name: 'live' });
+    await a.getByText('51–80 of 80').waitFor();
+    expect(await scroller.evaluate((el) => el.scrollTop)).toBe(scrolled);
+  });
+
+  it("tells A's open edit form that B changed the record, naming B", async () => {
+    await a.goto(`${server.url}/platforms?name=${name(12)}`);
+    await a.getByTestId('list-count').filter({ hasText: /^1 total$/ }).waitFor();
+    await a.locator('.MuiDataGrid-row', { hasText: name(12) }).getByRole('button', { name: 'Edit' }).click();
+    const form = a.getByRole('dialog');
+    await form.getByLabel('Name').waitFor();
+    expect(await form.getByTestId('record-changed').count()).toBe(0);
+
+    // A change of another record says nothing in this form.
+    const token = await server.login(DEVELOPER.email, DEVELOPER.password);
+    await server.api('GET', '/v1/admin/platform/edit', { id: ids.get(name(13)), maxVersion: '1.0.1' }, token);
+    await server.api('GET', '/v1/admin/platform/edit', { id: ids.get(name(12)), maxVersion: '2.0.0' }, token);
+    await form.getByTestId('record-changed').filter({ hasText: `changed by ${DEVELOPER.email}` }).waitFor();
+    expect(await form.getByTestId('record-changed').count()).toBe(1);
+  });
+});
