@@ -4,9 +4,11 @@ import { ThemeProvider } from '@mui/material/styles';
 import { useEffect, useState } from 'react';
 import { fetchConfig, hostAllowed } from '../core/app/config';
 import { createPanel, PanelContext, type Panel } from '../core/app/panel';
+import { useLang } from '../core/i18n/i18n';
 import { bundledManifests } from '../core/manifest/manifest-set';
 import { checkRegistryNames } from '../registry/check';
 import { App } from './App';
+import { withLocale } from './locale-theme';
 import { theme } from './theme';
 
 type BootState =
@@ -19,6 +21,7 @@ type BootState =
 /** SPEC 1: /config.json first; without it, or on a host outside availableHosts, the page shows one line only. */
 export function Boot() {
   const [state, setState] = useState<BootState>({ kind: 'loading' });
+  const lang = useLang();
   useEffect(() => {
     let live = true;
     fetchConfig().then(
@@ -45,7 +48,7 @@ export function Boot() {
   if (state.kind === 'noAccess') return <div style={bare}>Нет доступа!</div>;
   if (state.kind === 'broken') return <pre style={{ ...bare, color: '#b00020', whiteSpace: 'pre-wrap' }}>{state.message}</pre>;
   return (
-    <ThemeProvider theme={theme}>
+    <ThemeProvider theme={withLocale(theme, lang)}>
       <CssBaseline />
       {state.kind === 'loading' ? (
         <div style={{ display: 'grid', placeItems: 'center', height: '100vh' }}>

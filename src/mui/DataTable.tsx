@@ -19,6 +19,8 @@ import type { Manifest } from '../core/manifest/types';
 import { matches } from '../core/access/access';
 import { cells, defaultCellName } from '../registry/cells';
 import { tones } from '../registry/tones';
+import { t } from '../core/i18n/i18n';
+import { useGridLocaleText } from './locale-theme';
 
 /**
  * Row geometry: a details block wraps long values, so its height is measured once drawn and `getRowHeight`
@@ -188,7 +190,7 @@ export function DataTable({ manifest, file, rows, loading, expanded, renderActio
     if (renderActions) {
       cols.unshift({
         field: '__actions',
-        headerName: 'Actions',
+        headerName: t('Actions'),
         width: actionsWidth,
         sortable: false,
         filterable: false,
@@ -209,6 +211,7 @@ export function DataTable({ manifest, file, rows, loading, expanded, renderActio
     [highlight, file],
   );
   const apiRef = useGridApiRef();
+  const gridLocaleText = useGridLocaleText();
   const [heights, setHeights] = useState<ReadonlyMap<GridRowId, number>>(new Map());
   const measured = useCallback((id: GridRowId, drawn: number) => {
     setHeights((prev) => (prev.get(id) === drawn ? prev : new Map(prev).set(id, drawn)));
@@ -242,7 +245,7 @@ export function DataTable({ manifest, file, rows, loading, expanded, renderActio
         getRowHeight={getRowHeight}
         getRowClassName={getRowClassName}
         slots={{ row: RowWithDetails }}
-        localeText={{ noRowsLabel: noRowsLabel ?? 'No records' }}
+        localeText={{ ...gridLocaleText, noRowsLabel: noRowsLabel ?? t('No records') }}
         disableVirtualization={disableVirtualization}
         sx={(theme) => ({
           bgcolor: 'background.paper',

@@ -17,7 +17,9 @@ import { menuFor, type MenuEntry, type MenuGroup, type MenuLink } from '../core/
 import { usePanel } from '../core/app/panel';
 import { session } from '../core/session/session';
 import { useStore } from '../core/store';
+import { useT } from '../core/i18n/i18n';
 import { RouteFallback } from './App';
+import { LanguageSwitch } from './LanguageSwitch';
 import { PANEL_NAME } from './theme';
 
 const navButton = { color: 'inherit', px: 1, minWidth: 0, flexShrink: 0, whiteSpace: 'nowrap', opacity: 0.85, '& .MuiButton-endIcon': { ml: 0.25 }, '&.active': { opacity: 1, bgcolor: 'rgba(255,255,255,0.16)' } } as const;
@@ -62,6 +64,7 @@ function MoreMenu({ entries }: { entries: MenuEntry[] }) {
   const { pathname } = useLocation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const links = entries.flatMap((e) => (e.kind === 'group' ? e.items : [e]));
+  const t = useT();
   return (
     <>
       <Button
@@ -71,7 +74,7 @@ function MoreMenu({ entries }: { entries: MenuEntry[] }) {
         aria-haspopup="menu"
         onClick={(e) => setAnchor(e.currentTarget)}
       >
-        More
+        {t('More')}
       </Button>
       <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
         {entries.map((entry) =>
@@ -106,6 +109,7 @@ function MainMenu({ menu }: { menu: MenuEntry[] }) {
   const nav = useRef<HTMLDivElement>(null);
   const ruler = useRef<HTMLDivElement>(null);
   const [shown, setShown] = useState(menu.length);
+  const t = useT();
   useLayoutEffect(() => {
     const bar = nav.current;
     const copy = ruler.current;
@@ -127,7 +131,7 @@ function MainMenu({ menu }: { menu: MenuEntry[] }) {
   }, [menu]);
   const draw = (entry: MenuEntry) => (entry.kind === 'group' ? <NavGroup key={entry.label} group={entry} /> : <NavLinkButton key={entry.route} link={entry} />);
   return (
-    <Box ref={nav} component="nav" aria-label="Main menu" sx={{ display: 'flex', gap: 0.25, flexWrap: 'nowrap', flexGrow: 1, minWidth: 0, overflow: 'hidden', position: 'relative' }}>
+    <Box ref={nav} component="nav" aria-label={t('Main menu')} sx={{ display: 'flex', gap: 0.25, flexWrap: 'nowrap', flexGrow: 1, minWidth: 0, overflow: 'hidden', position: 'relative' }}>
       {menu.slice(0, shown).map(draw)}
       {shown < menu.length && <MoreMenu entries={menu.slice(shown)} />}
       {/* A zero-size clipping box: the copy keeps its natural width for measuring but never makes the bar scrollable. */}
@@ -149,6 +153,7 @@ export default function Shell() {
   const panel = usePanel();
   const navigate = useNavigate();
   const { user } = useStore(session);
+  const t = useT();
   const role = user?.role;
   const menu = useMemo(() => (role ? menuFor(panel.manifests.all, role) : []), [panel.manifests, role]);
   return (
@@ -163,6 +168,7 @@ export default function Shell() {
           <Typography variant="body2" data-testid="user-email" noWrap title={user?.email} sx={{ opacity: 0.9, maxWidth: 220, minWidth: 60, flexShrink: 1 }}>
             {user?.email}
           </Typography>
+          <LanguageSwitch />
           <Divider orientation="vertical" flexItem sx={{ borderColor: 'rgba(255,255,255,0.3)', mx: 1 }} />
           <Button
             color="inherit"
@@ -173,7 +179,7 @@ export default function Shell() {
               navigate('/login', { replace: true });
             }}
           >
-            Logout
+            {t('Logout')}
           </Button>
         </Toolbar>
       </AppBar>

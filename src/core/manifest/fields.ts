@@ -1,4 +1,5 @@
 import type { FieldSchema, Manifest } from './types';
+import { formatDateTime, t } from '../i18n/i18n';
 
 /** getPath({user: {email: 'a@b'}}, 'user.email') === 'a@b' */
 export function getPath(row: unknown, path: string): unknown {
@@ -52,10 +53,10 @@ export function recordNoun(manifest: Manifest): string {
 /** Field text for tables and details: booleans as yes/no, dates in the local format, JSON as text. */
 export function formatValue(value: unknown, schema?: FieldSchema): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'boolean') return value ? t('yes') : t('no');
   if (schema?.format === 'date-time' && typeof value === 'string') {
     const date = new Date(value);
-    return Number.isNaN(date.getTime()) ? value : date.toLocaleString();
+    return Number.isNaN(date.getTime()) ? value : formatDateTime(date);
   }
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
