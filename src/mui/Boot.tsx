@@ -4,7 +4,7 @@ import { ThemeProvider } from '@mui/material/styles';
 import { useEffect, useState } from 'react';
 import { fetchConfig, hostAllowed } from '../core/app/config';
 import { createPanel, PanelContext, type Panel } from '../core/app/panel';
-import { useLang } from '../core/i18n/i18n';
+import { t, useLang } from '../core/i18n/i18n';
 import { bundledManifests } from '../core/manifest/manifest-set';
 import { checkRegistryNames } from '../registry/check';
 import { App } from './App';
@@ -44,7 +44,7 @@ export function Boot() {
     };
   }, []);
 
-  if (state.kind === 'configError') return <div style={bare}>Error while fetching config</div>;
+  if (state.kind === 'configError') return <div style={bare}>{t('Error while fetching config')}</div>;
   if (state.kind === 'noAccess') return <div style={bare}>Нет доступа!</div>;
   if (state.kind === 'broken') return <pre style={{ ...bare, color: '#b00020', whiteSpace: 'pre-wrap' }}>{state.message}</pre>;
   return (
@@ -52,10 +52,11 @@ export function Boot() {
       <CssBaseline />
       {state.kind === 'loading' ? (
         <div style={{ display: 'grid', placeItems: 'center', height: '100vh' }}>
-          <CircularProgress aria-label="Loading" />
+          <CircularProgress aria-label={t('Loading')} />
         </div>
       ) : (
-        <PanelContext.Provider value={state.panel}>
+        // A switch of language draws the panel afresh, so every text is read again in the new language.
+        <PanelContext.Provider value={state.panel} key={lang}>
           <App />
         </PanelContext.Provider>
       )}

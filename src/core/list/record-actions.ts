@@ -1,6 +1,7 @@
 import { matches } from '../access/access';
 import { countNoun, pluralNoun } from '../manifest/fields';
 import type { ActionDecl, FieldSchema, Manifest } from '../manifest/types';
+import { t } from '../i18n/i18n';
 
 type Row = Record<string, unknown>;
 
@@ -59,14 +60,14 @@ export function updatePayload(manifest: Manifest, action: ActionDecl, row: Row, 
 }
 
 /** The label of a call, for its button and its notices: `ui.label`, else a name for the kind, else `fallback`. */
-export function actionLabel(action: ActionDecl, fallback = 'Request'): string {
+export function actionLabel(action: ActionDecl, fallback = t('Request')): string {
   if (action.ui?.label) return action.ui.label;
   const byKind: Partial<Record<ActionDecl['kind'], string>> = {
-    create: 'Add',
-    update: 'Edit',
-    destroy: 'Delete',
-    destroyAll: 'Delete all',
-    destroyByFilter: 'Delete by filter',
+    create: t('Add'),
+    update: t('Edit'),
+    destroy: t('Delete'),
+    destroyAll: t('Delete all'),
+    destroyByFilter: t('Delete by filter'),
   };
   return byKind[action.kind] ?? fallback;
 }
