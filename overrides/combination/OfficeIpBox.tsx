@@ -7,6 +7,7 @@ import { usePanel } from '../../src/core/app/panel';
 import { useWrite } from '../../src/core/app/write-status';
 import type { ActionOverrideProps } from '../../src/registry/override-types';
 import { loadOfficeIp, officeIp, useOfficeIp } from './office-ip';
+import { t } from '../../src/core/i18n/i18n';
 
 const IPV4 = /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 
@@ -15,7 +16,7 @@ export default function OfficeIpBox({ role }: ActionOverrideProps) {
   const panel = usePanel();
   const { ip, loaded } = useOfficeIp(panel);
   const [draft, setDraft] = useState(ip ?? '');
-  const write = useWrite('Office IP update');
+  const write = useWrite(t('Office IP update'));
   useEffect(() => setDraft(ip ?? ''), [ip]);
   const update = panel.manifests.byEntity.get('officeIp')?.actions.update;
   if (role === 'tester' || !update?.roles.includes(role)) return null;
@@ -34,7 +35,7 @@ export default function OfficeIpBox({ role }: ActionOverrideProps) {
     <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }} data-testid="office-ip-box">
       <TextField
         size="small"
-        label="Office IP"
+        label={t('Office IP')}
         value={draft}
         placeholder={loaded ? 'not set' : 'loading…'}
         onChange={(e) => setDraft(e.target.value.trim())}

@@ -17,6 +17,7 @@ import { useWrite } from '../../src/core/app/write-status';
 import type { ActionOverrideProps } from '../../src/registry/override-types';
 import type { ImportResult } from './expand';
 import { ModalActions } from '../../src/mui/ModalActions';
+import { t } from '../../src/core/i18n/i18n';
 
 const VENDORS = ['samsung', 'lg'];
 /** Rows of the preview and of the bad-line list: enough to check the file, cheap to draw for any size. */
@@ -54,7 +55,7 @@ export function IpImportButton({ manifest, role, reload }: ActionOverrideProps) 
   const [reading, setReading] = useState(false);
   const [readError, setReadError] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
-  const write = useWrite(action?.ui?.label ?? 'Import from file');
+  const write = useWrite(action?.ui?.label ?? t('Import from file'));
   const pending = write.status === 'pending';
   useEffect(() => {
     if (!open) {
@@ -97,14 +98,14 @@ export function IpImportButton({ manifest, role, reload }: ActionOverrideProps) 
   return (
     <>
       <Button variant="outlined" startIcon={<UploadFile />} onClick={() => setOpen(true)}>
-        Import from file
+        {t('Import from file')}
       </Button>
       <Dialog open={open} onClose={pending ? undefined : () => setOpen(false)} fullWidth maxWidth="sm" aria-labelledby="ip-import-title">
-        <DialogTitle id="ip-import-title">Import from file</DialogTitle>
+        <DialogTitle id="ip-import-title">{t('Import from file')}</DialogTitle>
         <DialogContent dividers>
           <Stack spacing={2}>
             {write.error && <Alert severity="error">{write.error}</Alert>}
-            <TextField select label="Vendor" required value={vendor} onChange={(e) => setVendor(e.target.value)} disabled={pending}>
+            <TextField select label={t('Vendor')} required value={vendor} onChange={(e) => setVendor(e.target.value)} disabled={pending}>
               {VENDORS.map((v) => (
                 <MenuItem key={v} value={v}>
                   {v}
@@ -113,13 +114,13 @@ export function IpImportButton({ manifest, role, reload }: ActionOverrideProps) 
             </TextField>
             <Box>
               <Button component="label" variant="outlined" disabled={vendor === '' || reading || pending} startIcon={reading ? <CircularProgress size={16} /> : <UploadFile />}>
-                {parsed ? 'Choose another file' : 'Choose a file'}
-                <input ref={input} hidden type="file" accept=".txt,.csv,text/plain" aria-label="IP list file" onChange={(e) => void choose(e.target.files?.[0])} />
+                {parsed ? t('Choose another file') : t('Choose a file')}
+                <input ref={input} hidden type="file" accept=".txt,.csv,text/plain" aria-label={t('IP list file')} onChange={(e) => void choose(e.target.files?.[0])} />
               </Button>
               <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
                 {vendor === ''
-                  ? 'Choose the vendor first.'
-                  : 'One address per line: a.b.c.d[/mask], a range start~end, or a.b.c.* for .1 to .255. Blank lines are skipped.'}
+                  ? t('Choose the vendor first.')
+                  : t('One address per line: a.b.c.d[/mask], a range start~end, or a.b.c.* for .1 to .255. Blank lines are skipped.')}
               </Typography>
             </Box>
             {readError && <Alert severity="error">{readError}</Alert>}
