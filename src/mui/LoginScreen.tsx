@@ -88,7 +88,7 @@ export default function LoginScreen() {
             <CircularProgress size={32} aria-label={t('Logging in')} />
           ) : (
             <Button type="submit" variant="contained" size="large" fullWidth>
-              {t('Login')}
+              {t('Login', { context: 'button' })}
             </Button>
           )}
         </Box>

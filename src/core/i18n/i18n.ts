@@ -47,9 +47,15 @@ export function fill(text: string, params?: Record<string, unknown>): string {
   return text.replace(/\{(\w+)\}/g, (whole, key: string) => (key in params ? String(params[key]) : whole));
 }
 
-/** The text in a language: the dictionary's translation of its English wording, else the wording itself. */
+/**
+ * The text in a language: the dictionary's translation of its English wording, else the wording itself.
+ * `params.context` picks the entry "<text> [<context>]" when the dictionary has one.
+ */
 export function translate(lang: Lang, text: string, params?: Record<string, unknown>): string {
-  return fill(DICTIONARIES[lang][text] ?? text, params);
+  // One English word with two meanings ('Login' the field, 'Login' the button) is told apart by a context.
+  const dict = DICTIONARIES[lang];
+  const own = params?.context ? dict[`${text} [${String(params.context)}]`] : undefined;
+  return fill(own ?? dict[text] ?? text, params);
 }
 
 /**

@@ -32,7 +32,7 @@ export const MESSAGE_TEMPLATES = [
 ] as const;
 
 /** Amounts inside the templates: "one character", "5 characters", "one item", "3 items". */
-const AMOUNTS = ['one character', '{n} characters', 'one item', '{n} items'] as const;
+export const AMOUNTS = ['one character', '{n} characters', 'one item', '{n} items'] as const;
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 function compile(template: string): { re: RegExp; names: string[] } {
