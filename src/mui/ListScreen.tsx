@@ -332,7 +332,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
               loading={isLoading || (isValidating && !data)}
               expanded={expanded}
               renderActions={renderActions}
-              actionsWidth={Math.max(92, buttons * 38 + 16)}
+              actionsWidth={Math.max(104, buttons * 38 + 16)}
               noRowsLabel={refused ? error.message : error ? t('Could not load the list') : t('No records')}
               disableVirtualization={disableVirtualization}
             />

@@ -90,8 +90,8 @@ export const CUSTOM_FORMATS: Record<string, RegExp> = {
   ipv4cidr: /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\/(3[0-2]|[12]?\d))?$/,
 };
 
-/** Keywords that never change what is valid: a form may carry values for them only known at run time. */
-const ANNOTATIONS = new Set(['default', 'description', 'examples', '$comment']);
+/** Keywords that never change what is valid: a form may carry values for them only known at run time, or titles in the panel's language. */
+const ANNOTATIONS = new Set(['default', 'description', 'examples', '$comment', 'title']);
 
 /**
  * The part of a form schema that validation depends on: annotations removed at every depth, so a default known
