@@ -31,7 +31,7 @@ export function useWrite(label: string) {
         setStatus('error');
         setError(text);
         setFailure(e);
-        notify({ severity: 'error', title: `${label} request status`, text });
+        notify({ severity: 'error', title: t('{label} request status', { label }), text });
         return false;
       }
     },
