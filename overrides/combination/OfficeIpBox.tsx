@@ -37,13 +37,13 @@ export default function OfficeIpBox({ role }: ActionOverrideProps) {
         size="small"
         label={t('Office IP')}
         value={draft}
-        placeholder={loaded ? 'not set' : 'loading…'}
+        placeholder={loaded ? t('not set') : t('loading…')}
         onChange={(e) => setDraft(e.target.value.trim())}
         error={draft !== '' && !IPV4.test(draft)}
         sx={{ width: 170 }}
       />
       <Button variant="outlined" size="small" disabled={pending || !IPV4.test(draft) || draft === ip} onClick={() => void save()} startIcon={pending ? <CircularProgress size={14} /> : undefined}>
-        Update office IP
+        {t('Update office IP')}
       </Button>
     </Stack>
   );

@@ -108,7 +108,7 @@ export default function DashboardScreen({ manifest }: ScreenOverrideProps) {
         <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
           {manifest.title}
         </Typography>
-        <Chip size="small" color={state.connected ? 'success' : 'default'} variant="outlined" label={state.connected ? 'Live' : 'Offline'} />
+        <Chip size="small" color={state.connected ? 'success' : 'default'} variant="outlined" label={state.connected ? t('Live') : t('Offline')} />
       </Stack>
 
       <Paper variant="outlined" sx={{ p: 2 }}>

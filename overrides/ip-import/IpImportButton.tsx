@@ -17,7 +17,7 @@ import { useWrite } from '../../src/core/app/write-status';
 import type { ActionOverrideProps } from '../../src/registry/override-types';
 import type { ImportResult } from './expand';
 import { ModalActions } from '../../src/mui/ModalActions';
-import { t } from '../../src/core/i18n/i18n';
+import { formatNumber, t } from '../../src/core/i18n/i18n';
 
 const VENDORS = ['samsung', 'lg'];
 /** Rows of the preview and of the bad-line list: enough to check the file, cheap to draw for any size. */
@@ -126,8 +126,8 @@ export function IpImportButton({ manifest, role, reload }: ActionOverrideProps) 
             {readError && <Alert severity="error">{readError}</Alert>}
             {problems.length > 0 && (
               <Alert severity="warning" data-testid="ip-import-problems">
-                {problems.length} {problems.length === 1 ? 'line is' : 'lines are'} not an address and will be skipped
-                {ips.length > 0 ? '; OK imports the other lines' : ''}:
+                {problems.length === 1 ? t('{n} line is not an address and will be skipped', { n: problems.length }) : t('{n} lines are not an address and will be skipped', { n: problems.length })}
+                {ips.length > 0 ? t('; OK imports the other lines') : ''}:
                 <Box component="ul" sx={{ m: 0, pl: 2.5, maxHeight: 160, overflow: 'auto' }}>
                   {problems.slice(0, SHOWN).map((p) => (
                     <li key={p.line}>
@@ -140,7 +140,7 @@ export function IpImportButton({ manifest, role, reload }: ActionOverrideProps) 
             {parsed && (
               <Box data-testid="ip-import-preview">
                 <Typography variant="subtitle2">
-                  {ips.length.toLocaleString('en')} {ips.length === 1 ? 'address' : 'addresses'} to add from {parsed.file}
+                  {ips.length === 1 ? t('{n} address to add from {file}', { n: formatNumber(ips.length), file: parsed.file }) : t('{n} addresses to add from {file}', { n: formatNumber(ips.length), file: parsed.file })}
                 </Typography>
                 {ips.length > 0 && (
                   <Box component="pre" sx={{ m: 0, mt: 1, p: 1, maxHeight: 220, overflow: 'auto', bgcolor: 'action.hover', borderRadius: 1, fontSize: 13 }}>

@@ -111,7 +111,7 @@ function Answer({ answer }: { answer: LookupAnswer }) {
                 <Link component={RouterLink} to={`/abtesting/${experiment.id}`}>
                   Experiment {experiment.id}
                 </Link>
-                {`, group ${experiment.group ?? '—'}${experiment.groupName ? ` (${experiment.groupName})` : ''}, ${experiment.isActive ? 'active' : 'collecting, not active yet'}`}
+                {`, group ${experiment.group ?? '—'}${experiment.groupName ? ` (${experiment.groupName})` : ''}, ${experiment.isActive ? t('active') : t('collecting, not active yet')}`}
               </>
             ) : (
               'not in a collection'
