@@ -21,7 +21,7 @@ import type { ActionDecl, FieldSchema } from '../../core/manifest/types';
 import { LookupSelect } from '../LookupSelect';
 import { useConfirm } from '../ConfirmDialog';
 import { ModalActions } from '../ModalActions';
-import { t } from '../../core/i18n/i18n';
+import { formatNumber, t } from '../../core/i18n/i18n';
 
 type Row = Record<string, unknown>;
 
@@ -132,7 +132,8 @@ export function ActionButton({ name, action, row, icon }: { name: string; action
     const shown = Object.entries(filters).map(([param, value]) => `${labelOf(param)} = ${String(value)}`).join(', ');
     try {
       const { count } = await panel.provider.list(list[1], { ...callParams, ...filters, page: 1, pageSize: 1 });
-      return `${countNoun(manifest, count)} ${count === 1 ? 'matches' : 'match'} ${shown}.`;
+      const params = { what: countNoun(manifest, count), count: formatNumber(count), shown };
+      return count === 1 ? t('{what} matches {shown}.', params) : t('{what} match {shown}.', params);
     } catch {
       return t('Filter: {shown}.', { shown });
     }
