@@ -15,7 +15,7 @@ export const FORMAT_TEXT: Record<string, string> = {
   date: 'a date',
 };
 
-const TYPE_TEXT: Record<string, string> = {
+export const TYPE_TEXT: Record<string, string> = {
   integer: 'a whole number',
   number: 'a number',
   boolean: 'true or false',

@@ -49,18 +49,6 @@ export function recordNoun(manifest: Manifest): string {
   return /^[A-Z][a-z]/.test(singular) ? singular[0].toLowerCase() + singular.slice(1) : singular;
 }
 
-/** Field text for tables and details: booleans as yes/no, dates in the local format, JSON as text. */
-export function formatValue(value: unknown, schema?: FieldSchema): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  if (schema?.format === 'date-time' && typeof value === 'string') {
-    const date = new Date(value);
-    return Number.isNaN(date.getTime()) ? value : date.toLocaleString();
-  }
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
-
 /** The field that names a record in lookups and messages: `recordLabel`, else `name` when declared, else `id`. */
 export function recordLabelField(manifest: Manifest): string {
   if (manifest.recordLabel) return manifest.recordLabel;

@@ -9,6 +9,7 @@ import { useWrite } from '../../src/core/app/write-status';
 import type { ActionOverrideProps } from '../../src/registry/override-types';
 import { IPV4 } from '../../kernel/rules/ip';
 import { loadOfficeIp, officeIp, officeIpForcedFor, useOfficeIp } from './office-ip';
+import { t } from '../../src/core/i18n/i18n';
 
 
 /** The office-IP box of the Combinations toolbar (`screen.toolbar: ["officeIpBox"]`); hidden from testers (see officeIpForcedFor). */
@@ -16,7 +17,7 @@ export default function OfficeIpBox({ role }: ActionOverrideProps) {
   const panel = usePanel();
   const { ip, loaded } = useOfficeIp(panel);
   const [draft, setDraft] = useState(ip ?? '');
-  const write = useWrite('Office IP update');
+  const write = useWrite(t('Office IP update'));
   useEffect(() => setDraft(ip ?? ''), [ip]);
   const ipManifest = panel.manifests.byEntity.get('officeIp');
   const update = ipManifest?.actions.update;
@@ -37,15 +38,15 @@ export default function OfficeIpBox({ role }: ActionOverrideProps) {
     <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }} data-testid="office-ip-box">
       <TextField
         size="small"
-        label="Office IP"
+        label={t('Office IP')}
         value={draft}
-        placeholder={loaded ? 'not set' : 'loading…'}
+        placeholder={loaded ? t('not set') : t('loading…')}
         onChange={(e) => setDraft(e.target.value.trim())}
         error={draft !== '' && !IPV4.test(draft)}
         sx={{ width: 170 }}
       />
       <Button variant="outlined" size="small" disabled={pending || !IPV4.test(draft) || draft === ip} onClick={() => void save()} startIcon={pending ? <CircularProgress size={14} /> : undefined}>
-        Update office IP
+        {t('Update office IP')}
       </Button>
     </Stack>
   );

@@ -20,6 +20,7 @@ import { useStore } from '../../src/core/store';
 import { LookupSelect } from '../../src/mui/LookupSelect';
 import type { ScreenOverrideProps } from '../../src/registry/override-types';
 import { buildCheckText, consoleText, errorText, list, wlStatusOf } from './live-items';
+import { t } from '../../src/core/i18n/i18n';
 
 /** The console's scroll, kept across visits of the screen: where the reader left it, or stuck to the bottom. */
 const consoleScroll = { top: 0, atBottom: true };
@@ -35,7 +36,7 @@ function Console({ lines }: { lines: unknown[] }) {
     <Box
       ref={box}
       role="log"
-      aria-label="Console"
+      aria-label={t('Console')}
       onScroll={(e) => {
         const el = e.currentTarget;
         consoleScroll.top = el.scrollTop;
@@ -44,7 +45,7 @@ function Console({ lines }: { lines: unknown[] }) {
       sx={{ height: 280, overflowY: 'auto', bgcolor: '#0f172a', color: '#d1fae5', borderRadius: 1, p: 1.5, fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 12.5, lineHeight: 1.6 }}
     >
       {lines.length === 0 ? (
-        <Box sx={{ color: 'grey.500' }}>The console is quiet. Output of build jobs appears here.</Box>
+        <Box sx={{ color: 'grey.500' }}>{t('The console is quiet. Output of build jobs appears here.')}</Box>
       ) : (
         lines.map((line, i) => (
           <Box key={i} sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
@@ -107,18 +108,18 @@ export default function DashboardScreen({ manifest }: ScreenOverrideProps) {
         <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
           {manifest.title}
         </Typography>
-        <Chip size="small" color={state.connected ? 'success' : 'default'} variant="outlined" label={state.connected ? 'Live' : 'Offline'} />
+        <Chip size="small" color={state.connected ? 'success' : 'default'} variant="outlined" label={state.connected ? t('Live') : t('Offline')} />
       </Stack>
 
       <Paper variant="outlined" sx={{ p: 2 }}>
         <Stack direction="row" spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
-          {reload && <CallButton label={reload.ui?.label ?? 'Reload builds'} run={() => panel.provider.call(reload, {})} />}
-          {update && <CallButton label={update.ui?.label ?? 'Update builds statuses'} run={() => panel.provider.call(update, {})} />}
+          {reload && <CallButton label={reload.ui?.label ?? t('Reload builds')} run={() => panel.provider.call(reload, {})} />}
+          {update && <CallButton label={update.ui?.label ?? t('Update builds statuses')} run={() => panel.provider.call(update, {})} />}
           {reloadForWl && (
             <Stack direction="row" spacing={1} sx={{ alignItems: 'center', ml: { md: 'auto' } }}>
-              <LookupSelect entity="whitelabel" pageSize={1000} size="small" label="Whitelabel ID" value={whitelabelId} onChange={(v) => setWhitelabelId(v as number | undefined)} sx={{ minWidth: 220 }} />
+              <LookupSelect entity="whitelabel" pageSize={1000} size="small" label={t('Whitelabel ID')} value={whitelabelId} onChange={(v) => setWhitelabelId(v as number | undefined)} sx={{ minWidth: 220 }} />
               <CallButton
-                label={reloadForWl.ui?.label ?? 'Reload builds for wl'}
+                label={reloadForWl.ui?.label ?? t('Reload builds for wl')}
                 disabled={!whitelabelId}
                 run={() => panel.provider.call(reloadForWl, { whitelabelId })}
               />
@@ -131,7 +132,7 @@ export default function DashboardScreen({ manifest }: ScreenOverrideProps) {
 
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, md: 4 }}>
-          <Panel title="Update statuses" empty="No update info" count={wlStatuses.length}>
+          <Panel title={t('Update statuses')} empty={t('No update info')} count={wlStatuses.length}>
             {wlStatuses.map((item, i) => {
               const status = wlStatusOf(item);
               return (
@@ -156,7 +157,7 @@ export default function DashboardScreen({ manifest }: ScreenOverrideProps) {
           </Panel>
         </Grid>
         <Grid size={{ xs: 12, md: 4 }}>
-          <Panel title="Build check statuses" empty="No active check processes" count={checks.length}>
+          <Panel title={t('Build check statuses')} empty={t('No active check processes')} count={checks.length}>
             {checks.map((item, i) => {
               const check = buildCheckText(item);
               return (
@@ -169,7 +170,7 @@ export default function DashboardScreen({ manifest }: ScreenOverrideProps) {
           </Panel>
         </Grid>
         <Grid size={{ xs: 12, md: 4 }}>
-          <Panel title="Last build processing errors" empty="No last errors" count={errors.length}>
+          <Panel title={t('Last build processing errors')} empty={t('No last errors')} count={errors.length}>
             {errors.map((item, i) => (
               <Typography key={i} variant="body2" color="error.main" sx={{ wordBreak: 'break-word' }}>
                 {errorText(item)}
@@ -181,7 +182,7 @@ export default function DashboardScreen({ manifest }: ScreenOverrideProps) {
       {!reload && !update && !reloadForWl && (
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center', color: 'text.secondary' }}>
           <TaskAlt fontSize="small" />
-          <Typography variant="body2">Your role watches the live data only.</Typography>
+          <Typography variant="body2">{t('Your role watches the live data only.')}</Typography>
         </Stack>
       )}
     </Stack>

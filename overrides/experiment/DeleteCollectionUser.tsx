@@ -7,6 +7,7 @@ import { useListContext } from '../../src/core/list/list-context';
 import { useWrite } from '../../src/core/app/write-status';
 import { useConfirm } from '../../src/mui/ConfirmDialog';
 import type { ActionOverrideProps } from '../../src/registry/override-types';
+import { t } from '../../src/core/i18n/i18n';
 
 /**
  * The users screen's row delete: the spec's only call for it is the experiments' delete-user by appInstallId,
@@ -19,20 +20,20 @@ export function DeleteCollectionUser({ role, reload, row }: ActionOverrideProps)
   const { callParams } = useListContext();
   const experiment = panel.manifests.byEntity.get('experiment');
   const action = experiment && allowedAction(experiment, 'deleteUser', role);
-  const write = useWrite('Delete');
+  const write = useWrite(t('Delete'));
   const { confirm, dialog } = useConfirm();
   // Never fall back to the call without an id: that would remove the application from every collection.
   const collectionId = callParams.id ?? row?.abtestingId;
   if (!action || !row || collectionId === undefined || collectionId === null || collectionId === '') return null;
   async function remove() {
-    if (!(await confirm('Delete this item?'))) return;
+    if (!(await confirm(t('Delete this item?')))) return;
     if (await write.run(() => panel.provider.call(action!, { appInstallId: row!.appInstallId, id: collectionId }))) reload();
   }
   return (
     <>
-      <Tooltip title="Delete">
+      <Tooltip title={t('Delete')}>
         <span>
-          <IconButton size="small" aria-label="Delete" color="error" disabled={write.status === 'pending'} onClick={() => void remove()}>
+          <IconButton size="small" aria-label={t('Delete')} color="error" disabled={write.status === 'pending'} onClick={() => void remove()}>
             <DeleteOutline fontSize="small" />
           </IconButton>
         </span>

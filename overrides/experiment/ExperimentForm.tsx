@@ -26,6 +26,7 @@ import { FormSection, TextListField } from '../shared/FormList';
 import { cleanModelNames, experimentProblems, newExperiment, removeItem, type DeploymentBlock, type ExperimentDraft } from '../../kernel/rules/experiment';
 import { ModalActions } from '../../src/mui/ModalActions';
 import { StaleEditReload } from '../../src/mui/StaleEditReload';
+import { t } from '../../src/core/i18n/i18n';
 
 /** SPEC 7: the experiment form lists whitelabels and platforms as a page of 30 rows. */
 const LOOKUP_PAGE = 30;
@@ -64,7 +65,7 @@ export default function ExperimentForm({ manifest, role, record, open, onClose, 
   const panel = usePanel();
   const mode = record ? 'update' : 'create';
   const action = actionOfKind(manifest, mode, role);
-  const write = useWrite(action ? actionLabel(action[1]) : 'Save');
+  const write = useWrite(action ? actionLabel(action[1]) : t('Save'));
   const [draft, setDraft] = useState<ExperimentDraft>(() => draftOf(record));
   const platformNames = usePlatformNames();
   const pending = write.status === 'pending';
@@ -108,7 +109,7 @@ export default function ExperimentForm({ manifest, role, record, open, onClose, 
 
   return (
     <Dialog open={open} onClose={pending ? undefined : onClose} fullWidth maxWidth="md" aria-labelledby="experiment-form-title">
-      <DialogTitle id="experiment-form-title">{record ? `Edit experiment ${String(record.id)}` : 'New Experiment'}</DialogTitle>
+      <DialogTitle id="experiment-form-title">{record ? t('Edit experiment {id}', { id: String(record.id) }) : t('New Experiment')}</DialogTitle>
       <DialogContent dividers>
         <Stack spacing={3}>
           {write.error && (
@@ -121,17 +122,17 @@ export default function ExperimentForm({ manifest, role, record, open, onClose, 
             id="experiment-whitelabel"
             entity="whitelabel"
             pageSize={LOOKUP_PAGE}
-            label="Whitelabel"
+            label={t('Whitelabel')}
             required
             value={draft.whitelabelId ?? undefined}
             onChange={(value) => set({ whitelabelId: (value as number | undefined) ?? null })}
           />
 
           <FormSection
-            title="Platforms"
+            title={t('Platforms')}
             action={
               <Button size="small" startIcon={<AddIcon />} onClick={() => set({ platformIds: [...platformIds, null] })}>
-                Add platform
+                {t('Add platform')}
               </Button>
             }
           >
@@ -154,10 +155,10 @@ export default function ExperimentForm({ manifest, role, record, open, onClose, 
             ))}
           </FormSection>
 
-          <TextListField title="Model names" itemLabel="Model name" addLabel="Add model" values={modelNames} onChange={(next) => set({ modelNames: next })} />
+          <TextListField title={t('Model names')} itemLabel={t('Model name')} addLabel={t('Add model')} values={modelNames} onChange={(next) => set({ modelNames: next })} />
 
           <TextField
-            label="Records count"
+            label={t('Records count')}
             type="number"
             required
             value={draft.recordsCount ?? ''}
@@ -169,7 +170,7 @@ export default function ExperimentForm({ manifest, role, record, open, onClose, 
             title={`Deployment: the counts add up to ${sum} of ${draft.recordsCount ?? '—'}`}
             action={
               <Button size="small" startIcon={<AddIcon />} onClick={() => set({ versionsDeploymentSettings: [...blocks, blankBlock()] })}>
-                Add group
+                {t('Add group')}
               </Button>
             }
           >
@@ -179,17 +180,17 @@ export default function ExperimentForm({ manifest, role, record, open, onClose, 
                   <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
                     <TextField
                       size="small"
-                      label="Count"
+                      label={t('Count')}
                       type="number"
                       required
                       value={block.count ?? ''}
                       onChange={(e) => setBlock(index, { count: numberOrNull(e.target.value) })}
                       sx={{ width: { sm: 120 } }}
                     />
-                    <TextField size="small" label="Group name" value={block.groupName ?? ''} onChange={(e) => setBlock(index, { groupName: e.target.value })} />
+                    <TextField size="small" label={t('Group name')} value={block.groupName ?? ''} onChange={(e) => setBlock(index, { groupName: e.target.value })} />
                     <TextField
                       size="small"
-                      label="Custom URL"
+                      label={t('Custom URL')}
                       value={block.customUrl ?? ''}
                       onChange={(e) => setBlock(index, { customUrl: e.target.value })}
                       sx={{ flexGrow: 1 }}
@@ -231,15 +232,15 @@ export default function ExperimentForm({ manifest, role, record, open, onClose, 
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
             <FormControlLabel
               control={<Switch checked={Boolean(draft.isCollecting)} onChange={(e) => set({ isCollecting: e.target.checked })} />}
-              label="Collecting users"
+              label={t('Collecting users')}
             />
             <FormControlLabel
               control={<Switch checked={Boolean(draft.isRandomSaveEnable)} onChange={(e) => set({ isRandomSaveEnable: e.target.checked })} />}
-              label="Random save"
+              label={t('Random save')}
             />
             <TextField
               size="small"
-              label="Probability"
+              label={t('Probability')}
               type="number"
               disabled={!draft.isRandomSaveEnable}
               value={draft.probability ?? ''}
@@ -248,7 +249,7 @@ export default function ExperimentForm({ manifest, role, record, open, onClose, 
               helperText="0 to 1"
               sx={{ width: 140 }}
             />
-            <FormControlLabel control={<Switch checked={Boolean(draft.isActive)} disabled />} label="Active (switched from the list)" />
+            <FormControlLabel control={<Switch checked={Boolean(draft.isActive)} disabled />} label={t('Active (switched from the list)')} />
           </Stack>
 
           {problems.length > 0 && (

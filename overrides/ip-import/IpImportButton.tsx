@@ -17,6 +17,7 @@ import { useWrite } from '../../src/core/app/write-status';
 import type { ActionOverrideProps } from '../../src/registry/override-types';
 import type { ImportResult } from '../../kernel/rules/ip';
 import { ModalActions } from '../../src/mui/ModalActions';
+import { formatNumber, t } from '../../src/core/i18n/i18n';
 
 const VENDORS = ['samsung', 'lg'];
 /** Rows of the preview and of the bad-line list: enough to check the file, cheap to draw for any size. */
@@ -54,7 +55,7 @@ export function IpImportButton({ manifest, role, reload }: ActionOverrideProps) 
   const [reading, setReading] = useState(false);
   const [readError, setReadError] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
-  const write = useWrite(action?.ui?.label ?? 'Import from file');
+  const write = useWrite(action?.ui?.label ?? t('Import from file'));
   const pending = write.status === 'pending';
   useEffect(() => {
     if (!open) {
@@ -97,14 +98,14 @@ export function IpImportButton({ manifest, role, reload }: ActionOverrideProps) 
   return (
     <>
       <Button variant="outlined" startIcon={<UploadFile />} onClick={() => setOpen(true)}>
-        Import from file
+        {t('Import from file')}
       </Button>
       <Dialog open={open} onClose={pending ? undefined : () => setOpen(false)} fullWidth maxWidth="sm" aria-labelledby="ip-import-title">
-        <DialogTitle id="ip-import-title">Import from file</DialogTitle>
+        <DialogTitle id="ip-import-title">{t('Import from file')}</DialogTitle>
         <DialogContent dividers>
           <Stack spacing={2}>
             {write.error && <Alert severity="error">{write.error}</Alert>}
-            <TextField select label="Vendor" required value={vendor} onChange={(e) => setVendor(e.target.value)} disabled={pending}>
+            <TextField select label={t('Vendor')} required value={vendor} onChange={(e) => setVendor(e.target.value)} disabled={pending}>
               {VENDORS.map((v) => (
                 <MenuItem key={v} value={v}>
                   {v}
@@ -113,20 +114,20 @@ export function IpImportButton({ manifest, role, reload }: ActionOverrideProps) 
             </TextField>
             <Box>
               <Button component="label" variant="outlined" disabled={vendor === '' || reading || pending} startIcon={reading ? <CircularProgress size={16} /> : <UploadFile />}>
-                {parsed ? 'Choose another file' : 'Choose a file'}
-                <input ref={input} hidden type="file" accept=".txt,.csv,text/plain" aria-label="IP list file" onChange={(e) => void choose(e.target.files?.[0])} />
+                {parsed ? t('Choose another file') : t('Choose a file')}
+                <input ref={input} hidden type="file" accept=".txt,.csv,text/plain" aria-label={t('IP list file')} onChange={(e) => void choose(e.target.files?.[0])} />
               </Button>
               <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
                 {vendor === ''
-                  ? 'Choose the vendor first.'
-                  : 'One address per line: a.b.c.d[/mask], a range start~end, or a.b.c.* for .1 to .255. Blank lines are skipped.'}
+                  ? t('Choose the vendor first.')
+                  : t('One address per line: a.b.c.d[/mask], a range start~end, or a.b.c.* for .1 to .255. Blank lines are skipped.')}
               </Typography>
             </Box>
             {readError && <Alert severity="error">{readError}</Alert>}
             {problems.length > 0 && (
               <Alert severity="warning" data-testid="ip-import-problems">
-                {problems.length} {problems.length === 1 ? 'line is' : 'lines are'} not an address and will be skipped
-                {ips.length > 0 ? '; OK imports the other lines' : ''}:
+                {problems.length === 1 ? t('{n} line is not an address and will be skipped', { n: problems.length }) : t('{n} lines are not an address and will be skipped', { n: problems.length })}
+                {ips.length > 0 ? t('; OK imports the other lines') : ''}:
                 <Box component="ul" sx={{ m: 0, pl: 2.5, maxHeight: 160, overflow: 'auto' }}>
                   {problems.slice(0, SHOWN).map((p) => (
                     <li key={p.line}>
@@ -139,7 +140,7 @@ export function IpImportButton({ manifest, role, reload }: ActionOverrideProps) 
             {parsed && (
               <Box data-testid="ip-import-preview">
                 <Typography variant="subtitle2">
-                  {ips.length.toLocaleString('en')} {ips.length === 1 ? 'address' : 'addresses'} to add from {parsed.file}
+                  {ips.length === 1 ? t('{n} address to add from {file}', { n: formatNumber(ips.length), file: parsed.file }) : t('{n} addresses to add from {file}', { n: formatNumber(ips.length), file: parsed.file })}
                 </Typography>
                 {ips.length > 0 && (
                   <Box component="pre" sx={{ m: 0, mt: 1, p: 1, maxHeight: 220, overflow: 'auto', bgcolor: 'action.hover', borderRadius: 1, fontSize: 13 }}>

@@ -24,6 +24,7 @@ import { useLiveRefresh } from '../../src/core/live/live-refresh';
 import type { ActionDecl } from '../../kernel/manifest/types';
 import type { ActionOverrideProps } from '../../src/registry/override-types';
 import { durationText, statusColor } from './status';
+import { t } from '../../src/core/i18n/i18n';
 
 interface Job {
   id: number;
@@ -47,18 +48,18 @@ function JobsDialog({ action, row, onClose }: { action: ActionDecl; row: Record<
       <DialogTitle id="pipeline-jobs-title">
         Pipeline {String(row.pipelineId)} · {String((row.whitelabel as { name?: string } | null)?.name ?? '')} {String(row.ref)}
       </DialogTitle>
-      {isLoading && <LinearProgress aria-label="Loading jobs" />}
+      {isLoading && <LinearProgress aria-label={t('Loading jobs')} />}
       <DialogContent dividers>
         {error ? (
           <Alert severity="error">Could not read the jobs from GitLab: {(error as Error).message}</Alert>
         ) : (
-          <Table size="small" aria-label="Jobs">
+          <Table size="small" aria-label={t('Jobs')}>
             <TableHead>
               <TableRow>
-                <TableCell>Stage</TableCell>
-                <TableCell>Name</TableCell>
-                <TableCell>Status</TableCell>
-                <TableCell align="right">Duration</TableCell>
+                <TableCell>{t('Stage')}</TableCell>
+                <TableCell>{t('Name')}</TableCell>
+                <TableCell>{t('Status')}</TableCell>
+                <TableCell align="right">{t('Duration')}</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
@@ -82,7 +83,7 @@ function JobsDialog({ action, row, onClose }: { action: ActionDecl; row: Record<
               ))}
               {data && jobs.length === 0 && (
                 <TableRow>
-                  <TableCell colSpan={4}>GitLab lists no jobs for this pipeline.</TableCell>
+                  <TableCell colSpan={4}>{t('GitLab lists no jobs for this pipeline.')}</TableCell>
                 </TableRow>
               )}
             </TableBody>
@@ -92,11 +93,11 @@ function JobsDialog({ action, row, onClose }: { action: ActionDecl; row: Record<
       <DialogActions>
         {typeof row.webUrl === 'string' && row.webUrl && (
           <Button href={row.webUrl} target="_blank" rel="noreferrer">
-            Open in GitLab
+            {t('Open in GitLab')}
           </Button>
         )}
         <Button variant="contained" onClick={onClose}>
-          Close
+          {t('Close')}
         </Button>
       </DialogActions>
     </Dialog>
@@ -110,8 +111,8 @@ export function PipelineStatuses({ manifest, role, row }: ActionOverrideProps) {
   if (!action || !row) return null;
   return (
     <>
-      <Tooltip title="Statuses">
-        <IconButton size="small" aria-label="Statuses" color="primary" onClick={() => setOpen(true)}>
+      <Tooltip title={t('Statuses')}>
+        <IconButton size="small" aria-label={t('Statuses')} color="primary" onClick={() => setOpen(true)}>
           <ListAlt fontSize="small" />
         </IconButton>
       </Tooltip>

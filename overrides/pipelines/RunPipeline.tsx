@@ -13,6 +13,7 @@ import { useWrite } from '../../src/core/app/write-status';
 import { VERSION3 } from '../../kernel/rules/formats';
 import { LookupSelect } from '../../src/mui/LookupSelect';
 import type { ActionOverrideProps } from '../../src/registry/override-types';
+import { t } from '../../src/core/i18n/i18n';
 
 interface GitlabStatus {
   configured: boolean;
@@ -36,8 +37,8 @@ export default function RunPipeline({ manifest, role, reload }: ActionOverridePr
   });
   const [whitelabelId, setWhitelabelId] = useState<number | undefined>();
   const [version, setVersion] = useState('');
-  const runWrite = useWrite(run?.ui?.label ?? 'Run pipeline');
-  const reloadWrite = useWrite(reloadForWl?.ui?.label ?? 'Reload builds for wl');
+  const runWrite = useWrite(run?.ui?.label ?? t('Run pipeline'));
+  const reloadWrite = useWrite(reloadForWl?.ui?.label ?? t('Reload builds for wl'));
   const versionOk = VERSION3.test(version);
   const canRun = Boolean(run) && gitlab?.configured !== false;
   const running = runWrite.status === 'pending';
@@ -49,12 +50,12 @@ export default function RunPipeline({ manifest, role, reload }: ActionOverridePr
 
   return (
     <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'center' }} data-testid="pipeline-toolbar">
-      <LookupSelect entity="whitelabel" pageSize={1000} size="small" label="Whitelabel" value={whitelabelId} onChange={(v) => setWhitelabelId(v as number | undefined)} sx={{ width: 220 }} />
+      <LookupSelect entity="whitelabel" pageSize={1000} size="small" label={t('Whitelabel')} value={whitelabelId} onChange={(v) => setWhitelabelId(v as number | undefined)} sx={{ width: 220 }} />
       {canRun && (
         <>
           <TextField
             size="small"
-            label="Version"
+            label={t('Version')}
             placeholder="1.20.34"
             value={version}
             onChange={(e) => setVersion(e.target.value.trim())}
@@ -69,7 +70,7 @@ export default function RunPipeline({ manifest, role, reload }: ActionOverridePr
             onClick={() => void start()}
             startIcon={running ? <CircularProgress size={16} color="inherit" /> : <PlayArrow />}
           >
-            {run!.ui?.label ?? 'Run pipeline'}
+            {run!.ui?.label ?? t('Run pipeline')}
           </Button>
         </>
       )}
@@ -80,7 +81,7 @@ export default function RunPipeline({ manifest, role, reload }: ActionOverridePr
           onClick={() => void reloadWrite.run(() => panel.provider.call(reloadForWl, { whitelabelId }))}
           startIcon={reloading ? <CircularProgress size={16} color="inherit" /> : <Sync />}
         >
-          {reloadForWl.ui?.label ?? 'Reload builds for wl'}
+          {reloadForWl.ui?.label ?? t('Reload builds for wl')}
         </Button>
       )}
       {run && gitlab && !gitlab.configured && (

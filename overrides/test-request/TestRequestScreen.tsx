@@ -20,6 +20,7 @@ import { useLookup } from '../../src/core/list/lookup';
 import { JsonTree } from '../../src/mui/cells/JsonTree';
 import type { ScreenOverrideProps } from '../../src/registry/override-types';
 import { EMPTY_FORM, MATCHED_BY, ipProblem, lookupParams, lookupUrl, type TestRequestForm } from './test-request';
+import { t } from '../../src/core/i18n/i18n';
 
 interface LookupAnswer {
   matchedBy: string;
@@ -76,7 +77,7 @@ const Url = ({ href }: { href: string | null | undefined }) =>
 function Answer({ answer }: { answer: LookupAnswer }) {
   const { build, experiment, whitelabel } = answer;
   return (
-    <Paper variant="outlined" sx={{ p: 2 }} role="region" aria-label="Lookup answer">
+    <Paper variant="outlined" sx={{ p: 2 }} role="region" aria-label={t('Lookup answer')}>
       <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 1.5, flexWrap: 'wrap' }} useFlexGap>
         <Chip color="success" label={`matchedBy: ${answer.matchedBy}`} />
         <Typography variant="body2">{MATCHED_BY[answer.matchedBy] ?? answer.matchedBy}</Typography>
@@ -84,18 +85,18 @@ function Answer({ answer }: { answer: LookupAnswer }) {
       <Grid container spacing={3}>
         <Grid size={{ xs: 12, md: 7 }}>
           <Typography variant="subtitle2" sx={{ mb: 0.5 }}>
-            Build
+            {t('Build')}
           </Typography>
-          <Row label="Name">{build.name}</Row>
-          <Row label="Version">{build.version ?? '—'}</Row>
-          <Row label="Resolution">{build.resolution ?? '—'}</Row>
-          <Row label="Force local build">{build.forceLocalBuild ? 'yes' : 'no'}</Row>
+          <Row label={t('Name')}>{build.name}</Row>
+          <Row label={t('Version')}>{build.version ?? '—'}</Row>
+          <Row label={t('Resolution')}>{build.resolution ?? '—'}</Row>
+          <Row label={t('Force local build')}>{build.forceLocalBuild ? t('yes') : t('no')}</Row>
           {build.customUrl !== undefined && (
-            <Row label="Custom URL">
+            <Row label={t('Custom URL')}>
               <Url href={build.customUrl} />
             </Row>
           )}
-          <Row label="URLs">
+          <Row label={t('URLs')}>
             <Stack component="ul" sx={{ m: 0, pl: 2 }}>
               {build.urls.map((url) => (
                 <li key={url}>
@@ -104,19 +105,19 @@ function Answer({ answer }: { answer: LookupAnswer }) {
               ))}
             </Stack>
           </Row>
-          <Row label="A/B experiment">
+          <Row label={t('A/B experiment')}>
             {experiment ? (
               <>
                 <Link component={RouterLink} to={`/abtesting/${experiment.id}`}>
                   Experiment {experiment.id}
                 </Link>
-                {`, group ${experiment.group ?? '—'}${experiment.groupName ? ` (${experiment.groupName})` : ''}, ${experiment.isActive ? 'active' : 'collecting, not active yet'}`}
+                {`, group ${experiment.group ?? '—'}${experiment.groupName ? ` (${experiment.groupName})` : ''}, ${experiment.isActive ? t('active') : t('collecting, not active yet')}`}
               </>
             ) : (
               'not in a collection'
             )}
           </Row>
-          <Row label="Caller IP">{answer.ip || '—'}</Row>
+          <Row label={t('Caller IP')}>{answer.ip || '—'}</Row>
         </Grid>
         <Grid size={{ xs: 12, md: 5 }}>
           <Typography variant="subtitle2" sx={{ mb: 0.5 }}>
@@ -135,8 +136,8 @@ function Answer({ answer }: { answer: LookupAnswer }) {
               <Url href={href} />
             </Row>
           ))}
-          <Row label="Localisation">{answer.localisation ? <JsonTree value={answer.localisation} openDepth={0} /> : 'none active'}</Row>
-          <Row label="WL config">{answer.config ? <JsonTree value={answer.config} openDepth={0} /> : 'none active'}</Row>
+          <Row label={t('Localisation')}>{answer.localisation ? <JsonTree value={answer.localisation} openDepth={0} /> : t('none active')}</Row>
+          <Row label={t('WL config')}>{answer.config ? <JsonTree value={answer.config} openDepth={0} /> : t('none active')}</Row>
         </Grid>
       </Grid>
     </Paper>
@@ -155,7 +156,7 @@ export default function TestRequestScreen({ manifest }: ScreenOverrideProps) {
   const set = (field: keyof TestRequestForm) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
   const ipError = ipProblem(form.ipAddress);
 
-  if (!lookup) return <Alert severity="error">No manifest declares combination.actions.lookup.</Alert>;
+  if (!lookup) return <Alert severity="error">{t('No manifest declares combination.actions.lookup.')}</Alert>;
 
   const send = () => {
     const url = lookupUrl(panel.config.backendUrl || window.location.origin, lookup.path, form);
@@ -183,37 +184,37 @@ export default function TestRequestScreen({ manifest }: ScreenOverrideProps) {
         >
           <Grid container spacing={2}>
             <Grid size={{ xs: 12, md: 6 }}>
-              <TextField fullWidth label="Installation GUID" value={form.appInstallId} onChange={(e) => set('appInstallId')(e.target.value)} />
+              <TextField fullWidth label={t('Installation GUID')} value={form.appInstallId} onChange={(e) => set('appInstallId')(e.target.value)} />
             </Grid>
             <Grid size={{ xs: 12, md: 6 }}>
               <TextField
                 fullWidth
-                label="IP address"
+                label={t('IP address')}
                 value={form.ipAddress}
                 onChange={(e) => set('ipAddress')(e.target.value)}
                 error={Boolean(ipError)}
-                helperText={ipError ?? 'Empty: the address this browser calls from'}
+                helperText={ipError ?? t('Empty: the address this browser calls from')}
               />
             </Grid>
             <Grid size={{ xs: 12, md: 4 }}>
-              <NameField entity="whitelabel" label="Whitelabel name" value={form.whitelabel} onChange={set('whitelabel')} />
+              <NameField entity="whitelabel" label={t('Whitelabel name')} value={form.whitelabel} onChange={set('whitelabel')} />
             </Grid>
             <Grid size={{ xs: 12, md: 4 }}>
-              <NameField entity="platform" label="Platform name" value={form.platform} onChange={set('platform')} />
+              <NameField entity="platform" label={t('Platform name')} value={form.platform} onChange={set('platform')} />
             </Grid>
             <Grid size={{ xs: 12, md: 4 }}>
-              <TextField fullWidth label="Resolution" value={form.resolution} onChange={(e) => set('resolution')(e.target.value)} placeholder="1080p" />
+              <TextField fullWidth label={t('Resolution')} value={form.resolution} onChange={(e) => set('resolution')(e.target.value)} placeholder="1080p" />
             </Grid>
           </Grid>
           <Stack direction="row" spacing={2} sx={{ mt: 2, alignItems: 'center' }}>
             <Button type="submit" variant="contained" disabled={Boolean(ipError)} startIcon={outcome?.state === 'pending' ? <CircularProgress size={16} color="inherit" /> : <Send />}>
-              {lookup.ui?.label ?? 'Send'}
+              {lookup.ui?.label ?? t('Send')}
             </Button>
             <Button variant="text" onClick={() => (setForm(EMPTY_FORM), setOutcome(null))}>
-              Clear
+              {t('Clear')}
             </Button>
             <Typography variant="body2" color="text.secondary">
-              Every field is optional. The request is a real device lookup: a GUID sent here can join an A/B collection that is collecting.
+              {t('Every field is optional. The request is a real device lookup: a GUID sent here can join an A/B collection that is collecting.')}
             </Typography>
           </Stack>
         </Box>
@@ -225,7 +226,7 @@ export default function TestRequestScreen({ manifest }: ScreenOverrideProps) {
             <Typography variant="body2" color="text.secondary" sx={{ flexShrink: 0 }}>
               Opened in a new tab:
             </Typography>
-            <Link href={outcome.url} target="_blank" rel="noopener noreferrer" variant="body2" sx={{ wordBreak: 'break-all' }} aria-label="Lookup URL">
+            <Link href={outcome.url} target="_blank" rel="noopener noreferrer" variant="body2" sx={{ wordBreak: 'break-all' }} aria-label={t('Lookup URL')}>
               {outcome.url}
             </Link>
           </Stack>

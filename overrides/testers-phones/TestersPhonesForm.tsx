@@ -15,6 +15,7 @@ import type { FormOverrideProps } from '../../src/registry/override-types';
 import { TextListField } from '../shared/FormList';
 import { ModalActions } from '../../src/mui/ModalActions';
 import { StaleEditReload } from '../../src/mui/StaleEditReload';
+import { t } from '../../src/core/i18n/i18n';
 
 type Row = Record<string, unknown>;
 
@@ -32,7 +33,7 @@ export default function TestersPhonesForm({ manifest, role, record, open, onClos
   const latest = useRef<number | undefined>(whitelabelId);
   const action = actionOfKind(manifest, current ? 'update' : 'create', role);
   const list = actionOfKind(manifest, 'list', role)?.[1];
-  const write = useWrite(action ? actionLabel(action[1]) : 'Save');
+  const write = useWrite(action ? actionLabel(action[1]) : t('Save'));
   const pending = write.status === 'pending';
 
   async function chooseWhitelabel(value: number | undefined) {
@@ -62,12 +63,12 @@ export default function TestersPhonesForm({ manifest, role, record, open, onClos
 
   return (
     <Dialog open={open} onClose={pending ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby="testers-phones-title">
-      <DialogTitle id="testers-phones-title">{current ? `Edit testers phones ${String(current.id)}` : 'Add testers phones'}</DialogTitle>
+      <DialogTitle id="testers-phones-title">{current ? t('Edit testers phones {id}', { id: String(current.id) }) : t('Add testers phones')}</DialogTitle>
       <DialogContent dividers>
         <Stack spacing={2}>
           {incomplete && !complete && (
             <Alert severity="warning" data-testid="fill-all-fields">
-              Fill all fields
+              {t('Fill all fields')}
             </Alert>
           )}
           {write.error && (
@@ -76,9 +77,9 @@ export default function TestersPhonesForm({ manifest, role, record, open, onClos
             </Alert>
           )}
           <StaleEditReload failure={write.failure} onReload={onReload} />
-          <LookupSelect id="testers-phones-whitelabel" entity="whitelabel" label="Whitelabel id" required value={whitelabelId} onChange={(v) => void chooseWhitelabel(v as number | undefined)} />
-          <TextListField title="Phones" itemLabel="Phone" addLabel="Add phone" values={phones} onChange={setPhones} />
-          <FormControlLabel control={<Checkbox checked={isActive} onChange={(e) => setIsActive(e.target.checked)} />} label="Active" />
+          <LookupSelect id="testers-phones-whitelabel" entity="whitelabel" label={t('Whitelabel id')} required value={whitelabelId} onChange={(v) => void chooseWhitelabel(v as number | undefined)} />
+          <TextListField title={t('Phones')} itemLabel={t('Phone')} addLabel={t('Add phone')} values={phones} onChange={setPhones} />
+          <FormControlLabel control={<Checkbox checked={isActive} onChange={(e) => setIsActive(e.target.checked)} />} label={t('Active')} />
         </Stack>
       </DialogContent>
       <ModalActions pending={pending} okDisabled={!action} onCancel={onClose} onOk={() => void save()} />

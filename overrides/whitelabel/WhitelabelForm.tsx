@@ -16,6 +16,7 @@ import { FilePicker } from '../../src/mui/FilePicker';
 import { ModalActions } from '../../src/mui/ModalActions';
 import { StaleEditReload } from '../../src/mui/StaleEditReload';
 import { VersionSelect } from '../../src/mui/VersionSelect';
+import { t } from '../../src/core/i18n/i18n';
 
 const PICKERS: { field: AssetField; label: string; accept: string }[] = [
   { field: 'imageHD', label: 'Logo 1280x720 (PNG)', accept: '.png,image/png' },
@@ -41,7 +42,7 @@ export default function WhitelabelForm({ manifest, role, record, open, onClose, 
   const [checking, setChecking] = useState(false);
   // Which stored assets the asset host serves, asked as the edit modal opens (SPEC 5): undefined while asking.
   const [reachable, setReachable] = useState<Record<AssetField, boolean> | undefined>();
-  const write = useWrite(action ? actionLabel(action[1]) : 'Save');
+  const write = useWrite(action ? actionLabel(action[1]) : t('Save'));
   const pending = checking || write.status === 'pending';
   const host = panel.config.backendUrl;
   const storedName = text(record?.name);
@@ -75,7 +76,7 @@ export default function WhitelabelForm({ manifest, role, record, open, onClose, 
 
   return (
     <Dialog open={open} onClose={pending ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby="whitelabel-form-title">
-      <DialogTitle id="whitelabel-form-title">{record ? 'Edit whitelabel' : 'Add whitelabel'}</DialogTitle>
+      <DialogTitle id="whitelabel-form-title">{record ? t('Edit whitelabel') : t('Add whitelabel')}</DialogTitle>
       <DialogContent dividers>
         {errors.length > 0 && (
           <Alert severity="error" sx={{ mb: 2 }} data-testid="whitelabel-errors">
@@ -94,17 +95,17 @@ export default function WhitelabelForm({ manifest, role, record, open, onClose, 
         )}
         <StaleEditReload failure={write.failure} onReload={onReload} />
         <Stack spacing={2} sx={{ pt: 1 }}>
-          <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} disabled={Boolean(record) || pending} helperText={record ? 'The name names the asset files, so it stays' : 'Letters, digits, - and _'} />
-          <TextField label="FE URL" value={feUrl} onChange={(e) => setFeUrl(e.target.value)} disabled={pending} />
+          <TextField label={t('Name')} value={name} onChange={(e) => setName(e.target.value)} disabled={Boolean(record) || pending} helperText={record ? t('The name names the asset files, so it stays') : t('Letters, digits, - and _')} />
+          <TextField label={t('FE URL')} value={feUrl} onChange={(e) => setFeUrl(e.target.value)} disabled={pending} />
           {PICKERS.map(({ field, label, accept }) => {
             const asset = ASSETS.find((a) => a.field === field)!;
             const found = reachable?.[field];
             let status: string | undefined;
-            if (record) status = reachable === undefined ? 'Checking the stored file…' : found ? 'Keeping the stored file' : asset.missing;
+            if (record) status = reachable === undefined ? t('Checking the stored file…') : found ? t('Keeping the stored file') : asset.missing;
             return (
               <FilePicker
                 key={field}
-                buttonLabel={label}
+                buttonLabel={t(label)}
                 accept={accept}
                 chosen={files[field]?.name ?? null}
                 keeping={Boolean(found)}
@@ -119,7 +120,7 @@ export default function WhitelabelForm({ manifest, role, record, open, onClose, 
             );
           })}
           <TextField
-            label="Deploy configuration (JSON object)"
+            label={t('Deploy configuration (JSON object)')}
             value={deployConfiguration}
             onChange={(e) => setDeploy(e.target.value)}
             disabled={pending}
@@ -127,7 +128,7 @@ export default function WhitelabelForm({ manifest, role, record, open, onClose, 
             minRows={3}
             slotProps={{ htmlInput: { style: { fontFamily: 'monospace' } } }}
           />
-          <VersionSelect label="Max version" helperText="XX.YY.ZZ, chosen from the list or typed" value={maxVersion} disabled={pending} onChange={(v) => setMaxVersion(v ?? '')} />
+          <VersionSelect label={t('Max version')} helperText={t('XX.YY.ZZ, chosen from the list or typed')} value={maxVersion} disabled={pending} onChange={(v) => setMaxVersion(v ?? '')} />
         </Stack>
       </DialogContent>
       <ModalActions pending={pending} okDisabled={!action} onCancel={onClose} onOk={() => void submit()} />

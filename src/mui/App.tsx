@@ -8,6 +8,7 @@ import type { Manifest } from '../../kernel/manifest/types';
 import { session } from '../core/session/session';
 import { useStore } from '../core/store';
 import { Notices } from './Notices';
+import { t } from '../core/i18n/i18n';
 
 const LoginScreen = lazy(() => import('./LoginScreen'));
 const Shell = lazy(() => import('./Shell'));
@@ -43,7 +44,7 @@ function PublicOnly({ children }: { children: ReactNode }) {
 export function RouteFallback() {
   return (
     <Box sx={{ position: 'fixed', top: 0, left: 0, right: 0, zIndex: 2000 }}>
-      <LinearProgress aria-label="Loading screen" />
+      <LinearProgress aria-label={t('Loading screen')} />
     </Box>
   );
 }

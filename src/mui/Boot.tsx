@@ -4,12 +4,14 @@ import { ThemeProvider } from '@mui/material/styles';
 import { useEffect, useMemo, useState } from 'react';
 import { fetchConfig, hostAllowed } from '../core/app/config';
 import { createPanel, PanelContext, type Panel } from '../core/app/panel';
+import { t, useLang } from '../core/i18n/i18n';
 import { bundledManifests } from '../core/manifest/bundled';
 import { checkRegistryNames } from '../registry/check';
 import { installOverrides, type EngineOverrides } from '../registry/installed';
 import { App } from './App';
 import { useThemeMode } from '../core/theme-mode';
 import { themeFor } from './theme';
+import { withLocale } from './locale-theme';
 
 type BootState =
   | { kind: 'loading' }
@@ -22,7 +24,8 @@ type BootState =
 export function Boot({ overrides = {} }: { /** The application's bespoke parts, handed to the engine's registries. */ overrides?: EngineOverrides }) {
   const [state, setState] = useState<BootState>({ kind: 'loading' });
   const mode = useThemeMode();
-  const theme = useMemo(() => themeFor(mode), [mode]);
+  const lang = useLang();
+  const theme = useMemo(() => withLocale(themeFor(mode), lang), [mode, lang]);
   useEffect(() => {
     let live = true;
     fetchConfig().then(
@@ -46,7 +49,7 @@ export function Boot({ overrides = {} }: { /** The application's bespoke parts, 
     };
   }, [overrides]);
 
-  if (state.kind === 'configError') return <div style={bare}>Error while fetching config</div>;
+  if (state.kind === 'configError') return <div style={bare}>{t('Error while fetching config')}</div>;
   if (state.kind === 'noAccess') return <div style={bare}>Нет доступа!</div>;
   if (state.kind === 'broken') return <pre style={{ ...bare, color: '#b00020', whiteSpace: 'pre-wrap' }}>{state.message}</pre>;
   return (
@@ -54,10 +57,11 @@ export function Boot({ overrides = {} }: { /** The application's bespoke parts, 
       <CssBaseline />
       {state.kind === 'loading' ? (
         <div style={{ display: 'grid', placeItems: 'center', height: '100vh' }}>
-          <CircularProgress aria-label="Loading" />
+          <CircularProgress aria-label={t('Loading')} />
         </div>
       ) : (
-        <PanelContext.Provider value={state.panel}>
+        // A switch of language draws the panel afresh, so every text is read again in the new language.
+        <PanelContext.Provider value={state.panel} key={lang}>
           <App />
         </PanelContext.Provider>
       )}

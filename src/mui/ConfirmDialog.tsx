@@ -4,6 +4,7 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import { useCallback, useRef, useState } from 'react';
+import { t } from '../core/i18n/i18n';
 
 /**
  * A promise-based confirmation: `await confirm('Delete this item?')` resolves true on OK; `await alert(text)`
@@ -41,7 +42,7 @@ export function useConfirm() {
         )}
       </DialogContent>
       <DialogActions>
-        {!alertOnly && <Button onClick={() => close(false)}>Cancel</Button>}
+        {!alertOnly && <Button onClick={() => close(false)}>{t('Cancel')}</Button>}
         <Button variant="contained" color={alertOnly ? 'primary' : 'error'} onClick={() => close(true)} autoFocus>
           OK
         </Button>

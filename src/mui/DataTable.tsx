@@ -16,11 +16,14 @@ import {
 import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { contentWidth, estimateWidth, type TextWidth } from '../core/list/column-widths';
 import { fileRuleOf } from '../core/form/files';
-import { detailFields, fieldLabel, fieldSchema, formatValue, getPath } from '../../kernel/manifest/fields';
+import { detailFields, fieldLabel, fieldSchema, getPath } from '../../kernel/manifest/fields';
+import { formatValue } from '../core/list/format-value';
 import type { Manifest } from '../../kernel/manifest/types';
 import { matches } from '../core/access/access';
 import { cells, defaultCellName } from '../registry/cells';
 import { tones } from '../registry/tones';
+import { t } from '../core/i18n/i18n';
+import { useGridLocaleText } from './locale-theme';
 import { GridToolbar } from './grid/GridToolbar';
 import { toneBackground } from './theme';
 import { useGridPreferences } from './grid/grid-preferences';
@@ -215,7 +218,7 @@ export function DataTable({ manifest, file, rows, loading, expanded, renderActio
     if (renderActions) {
       cols.unshift({
         field: '__actions',
-        headerName: 'Actions',
+        headerName: t('Actions'),
         width: actionsWidth,
         sortable: false,
         hideable: false,
@@ -243,6 +246,7 @@ export function DataTable({ manifest, file, rows, loading, expanded, renderActio
     [highlight, file],
   );
   const apiRef = useGridApiRef();
+  const gridLocaleText = useGridLocaleText();
   const [heights, setHeights] = useState<ReadonlyMap<GridRowId, number>>(new Map());
   const measured = useCallback((id: GridRowId, drawn: number) => {
     setHeights((prev) => (prev.get(id) === drawn ? prev : new Map(prev).set(id, drawn)));
@@ -290,7 +294,7 @@ export function DataTable({ manifest, file, rows, loading, expanded, renderActio
         getRowHeight={getRowHeight}
         getRowClassName={getRowClassName}
         slots={{ row: RowWithDetails, toolbar: GridToolbar }}
-        localeText={{ noRowsLabel: noRowsLabel ?? 'No records' }}
+        localeText={{ ...gridLocaleText, noRowsLabel: noRowsLabel ?? t('No records') }}
         disableVirtualization={disableVirtualization}
         sx={(theme) => ({
           bgcolor: 'background.paper',

@@ -4,6 +4,7 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
+import { t } from '../core/i18n/i18n';
 
 export interface FilePickerProps {
   id?: string;
@@ -48,7 +49,7 @@ export function FilePicker({ id, buttonLabel, accept, chosen, keeping, storedHre
         />
       </Button>
       <Typography variant="body2" noWrap data-testid={statusTestId} color={chosen ? 'text.primary' : error ? 'error' : 'text.secondary'}>
-        {chosen ?? status ?? (keeping ? 'Keeping the stored file' : 'No file chosen')}
+        {chosen ?? status ?? (keeping ? t('Keeping the stored file') : t('No file chosen'))}
       </Typography>
       {!chosen && storedHref && (
         <Link href={storedHref} target="_blank" rel="noreferrer" variant="body2" noWrap>

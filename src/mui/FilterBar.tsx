@@ -6,6 +6,7 @@ import { useListContext } from '../core/list/list-context';
 import { fieldSchema } from '../../kernel/manifest/fields';
 import type { FieldSchema, Manifest } from '../../kernel/manifest/types';
 import { filterKinds } from '../registry/filters';
+import { t } from '../core/i18n/i18n';
 
 /** A true/false field filters by yes or no (the server reads 'true' and 'false'). */
 const BOOLEAN_OPTIONS = [
@@ -56,7 +57,7 @@ export function FilterBar({ manifest, file, draft, applied, onDraft, onApply, on
         );
       })}
       <Button variant="outlined" startIcon={<ClearIcon />} disabled={!hasFilter(draft) && !hasFilter(applied)} onClick={onClear}>
-        Clear
+        {t('Clear')}
       </Button>
     </Stack>
   );

@@ -21,6 +21,7 @@ import { RequiredSelectWidget, widgets, type EntityFormContext } from '../regist
 import { ModalActions } from './ModalActions';
 import { StaleEditReload } from './StaleEditReload';
 import { RecordChangedNotice } from './RecordChangedNotice';
+import { t } from '../core/i18n/i18n';
 
 type Values = Record<string, unknown>;
 
@@ -66,7 +67,7 @@ export default function FormModal({ manifest, role, record, open, onClose, onSav
       const rule = fileRuleOf(manifest, f.name);
       if (f.widget) entry['ui:options'] = { lookup: hint?.lookup, lookupPageSize: hint?.lookupPageSize, accept: rule && acceptOf(rule) };
       // List items are labelled by the items' own title and position ("URL 2"), not RJSF's "Custom build URLs-2".
-      const itemTitle = f.schema.type === 'array' && !f.widget ? (f.schema.items?.title ?? 'Item') : undefined;
+      const itemTitle = f.schema.type === 'array' && !f.widget ? (f.schema.items?.title ?? t('Item')) : undefined;
       if (itemTitle) entry.items = (_item: unknown, index: number) => ({ 'ui:title': `${itemTitle} ${index + 1}` });
       ui[f.name] = entry;
     }
@@ -83,12 +84,12 @@ export default function FormModal({ manifest, role, record, open, onClose, onSav
     (errors: RJSFValidationError[]) => errors.map((e) => ({ ...e, message: formErrorText(e, labels), stack: formErrorText(e, labels) })),
     [labels],
   );
-  const write = useWrite(action ? actionLabel(action[1]) : 'Save');
+  const write = useWrite(action ? actionLabel(action[1]) : t('Save'));
   const formRef = useRef<CoreForm<Values>>(null);
   const files = useRef<ChosenFiles>(new Map());
   const formContext = useMemo<EntityFormContext>(() => ({ files: files.current, record }), [record]);
   const pending = write.status === 'pending';
-  const title = mode === 'create' && action?.[1].ui?.label ? action[1].ui.label : `${mode === 'edit' ? 'Edit' : 'Add'} ${recordNoun(manifest)}`;
+  const title = mode === 'create' && action?.[1].ui?.label ? action[1].ui.label : mode === 'edit' ? t('Edit {noun}', { noun: recordNoun(manifest) }) : t('Add {noun}', { noun: recordNoun(manifest) });
 
   async function save(formData: Values) {
     if (!action) return;

@@ -35,6 +35,7 @@ import { FilterBar } from './FilterBar';
 import { ExportButton } from './ExportButton';
 import { gridPreferencesKey } from './grid/grid-preferences';
 import type { ListSort } from './grid/sort-model';
+import { formatNumber, t } from '../core/i18n/i18n';
 
 type Row = Record<string, unknown>;
 
@@ -102,15 +103,15 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
       return (
         <Stack direction="row" spacing={0.25} sx={{ alignItems: 'center', height: '100%' }}>
           {showDetails && (
-            <Tooltip title={open ? 'Hide details' : 'Details'}>
-              <IconButton size="small" aria-label="Details" aria-expanded={open} onClick={() => toggleDetails(id)}>
+            <Tooltip title={open ? t('Hide details') : t('Details')}>
+              <IconButton size="small" aria-label={t('Details')} aria-expanded={open} onClick={() => toggleDetails(id)}>
                 {open ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" />}
               </IconButton>
             </Tooltip>
           )}
           {canEdit && (
-            <Tooltip title="Edit">
-              <IconButton size="small" aria-label="Edit" color="primary" onClick={() => openForm(row)}>
+            <Tooltip title={t('Edit')}>
+              <IconButton size="small" aria-label={t('Edit')} color="primary" onClick={() => openForm(row)}>
                 <EditOutlined fontSize="small" />
               </IconButton>
             </Tooltip>
@@ -118,8 +119,8 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
           {destroy && <ActionButton name={destroy[0]} action={destroy[1]} row={row} icon={<DeleteOutline fontSize="small" />} />}
           {rowCalls.map(([name, action]) => callButton(name, action, row))}
           {download && (
-            <Tooltip title={download.label ?? 'Download'}>
-              <IconButton size="small" aria-label={download.label ?? 'Download'} onClick={() => downloadJson(row, download.field, download.filename)}>
+            <Tooltip title={download.label ?? t('Download')}>
+              <IconButton size="small" aria-label={download.label ?? t('Download')} onClick={() => downloadJson(row, download.field, download.filename)}>
                 <Download fontSize="small" />
               </IconButton>
             </Tooltip>
@@ -167,7 +168,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
             {heading}
             {data && !manifest.screen?.heading && (
               <Typography component="span" color="text.secondary" sx={{ ml: 1.5, fontSize: 16 }} data-testid="list-count">
-                {data.count} total
+                {t('{count} total', { count: formatNumber(data.count) })}
               </Typography>
             )}
           </Typography>
@@ -176,14 +177,14 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
             <Piece key={i} manifest={manifest} role={role} reload={reload} />
           ))}
           {controller.listAction && <ExportButton manifest={manifest} listAction={controller.listAction[1]} params={controller.apiParams} />}
-          <Tooltip title="Reload">
-            <IconButton aria-label="Reload" onClick={reload}>
+          <Tooltip title={t('Reload')}>
+            <IconButton aria-label={t('Reload')} onClick={reload}>
               <RefreshIcon />
             </IconButton>
           </Tooltip>
           {create && hasForm && (
             <Button variant="contained" startIcon={<AddIcon />} onClick={() => openForm(null)} data-shortcut="add">
-              {create[1].ui?.label ?? 'Add'}
+              {create[1].ui?.label ?? t('Add')}
             </Button>
           )}
         </Stack>
@@ -204,13 +205,13 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
                 <TextField
                   select
                   size="small"
-                  label="Sort by"
+                  label={t('Sort by')}
                   value={query.sortBy ?? 'none'}
                   onChange={(e) => controller.setSort(e.target.value === 'none' ? null : e.target.value)}
                   sx={{ minWidth: 160 }}
                   slotProps={{ select: { inputProps: { 'data-testid': 'sort-by' } } }}
                 >
-                  <MenuItem value="none">none</MenuItem>
+                  <MenuItem value="none">{t('none')}</MenuItem>
                   {sortable.map((f) => (
                     <MenuItem key={f} value={f}>
                       {fieldLabel(manifest, f)}
@@ -220,14 +221,14 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
                 <TextField
                   select
                   size="small"
-                  label="Order"
+                  label={t('Order')}
                   disabled={!query.sortBy}
                   value={query.sortOrder}
                   onChange={(e) => controller.setSort(query.sortBy, e.target.value as 'asc' | 'desc')}
                   sx={{ minWidth: 110 }}
                 >
-                  <MenuItem value="asc">asc</MenuItem>
-                  <MenuItem value="desc">desc</MenuItem>
+                  <MenuItem value="asc">{t('asc')}</MenuItem>
+                  <MenuItem value="desc">{t('desc')}</MenuItem>
                 </TextField>
               </Stack>
             )}
@@ -244,11 +245,11 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
             severity="error"
             action={
               <Button color="inherit" size="small" onClick={reload}>
-                Retry
+                {t('Retry')}
               </Button>
             }
           >
-            Could not load {manifest.title}: {error instanceof Error ? error.message : String(error)}
+            {t('Could not load {title}: {message}', { title: manifest.title, message: error instanceof Error ? error.message : String(error) })}
           </Alert>
         )}
 
@@ -261,8 +262,8 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
               loading={isLoading || (isValidating && !data)}
               expanded={expanded}
               renderActions={renderActions}
-              actionsWidth={Math.max(92, buttons * 38 + 16)}
-              noRowsLabel={refused ? error!.message : error ? 'Could not load the list' : 'No records'}
+              actionsWidth={Math.max(104, buttons * 38 + 16)}
+              noRowsLabel={refused ? error!.message : error ? t('Could not load the list') : t('No records')}
               disableVirtualization={disableVirtualization}
               sort={gridSort}
               preferencesKey={gridPreferencesKey(userKey, manifest.entity)}

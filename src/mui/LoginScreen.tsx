@@ -11,12 +11,15 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { version } from '../../package.json';
 import { usePanel } from '../core/app/panel';
+import { useT } from '../core/i18n/i18n';
+import { LanguageSwitch } from './LanguageSwitch';
 import { PANEL_NAME } from './theme';
 
 /** SPEC 2 Login: e-mail and password required, a spinner while pending, a red alert on failure, then `/`. */
 export default function LoginScreen() {
   const panel = usePanel();
   const navigate = useNavigate();
+  const t = useT();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [pending, setPending] = useState(false);
@@ -30,20 +33,23 @@ export default function LoginScreen() {
       await panel.login(email, password);
       navigate('/', { replace: true });
     } catch (e) {
-      setError(e instanceof Error && e.message ? e.message : 'Network Error');
+      setError(e instanceof Error && e.message ? e.message : t('Network Error'));
       setPending(false);
     }
   }
 
   return (
     <Box sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', px: 2, background: 'linear-gradient(160deg, #eef2ff 0%, #f4f6fb 60%)' }}>
+      <Box sx={{ position: 'fixed', top: 12, right: 12 }}>
+        <LanguageSwitch color="primary" />
+      </Box>
       <Paper variant="outlined" sx={{ p: 4, width: '100%', maxWidth: 400 }} component="form" onSubmit={submit}>
         <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', mb: 3 }}>
           <Avatar sx={{ bgcolor: 'primary.main', mb: 1 }}>
             <LockOutlined />
           </Avatar>
           <Typography variant="h5" component="h1">
-            Sign in
+            {t('Sign in')}
           </Typography>
           <Typography variant="body2" color="text.secondary">
             {PANEL_NAME} {version}
@@ -55,7 +61,7 @@ export default function LoginScreen() {
           </Alert>
         )}
         <TextField
-          label="E-mail"
+          label={t('E-mail')}
           type="email"
           name="email"
           autoComplete="username"
@@ -67,7 +73,7 @@ export default function LoginScreen() {
           onChange={(e) => setEmail(e.target.value)}
         />
         <TextField
-          label="Password"
+          label={t('Password')}
           type="password"
           name="password"
           autoComplete="current-password"
@@ -79,10 +85,10 @@ export default function LoginScreen() {
         />
         <Box sx={{ mt: 3, height: 42, display: 'grid', placeItems: 'center' }}>
           {pending ? (
-            <CircularProgress size={32} aria-label="Logging in" />
+            <CircularProgress size={32} aria-label={t('Logging in')} />
           ) : (
             <Button type="submit" variant="contained" size="large" fullWidth>
-              Login
+              {t('Login', { context: 'button' })}
             </Button>
           )}
         </Box>

@@ -1,6 +1,7 @@
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import DialogActions from '@mui/material/DialogActions';
+import { t } from '../core/i18n/i18n';
 
 /**
  * The Cancel / OK footer of every modal: both wait while the write is pending, OK shows the spinner and stays
@@ -11,7 +12,7 @@ export function ModalActions({ pending, okDisabled, onCancel, onOk }: { pending:
   return (
     <DialogActions sx={{ px: 3, py: 1.5 }}>
       <Button onClick={onCancel} disabled={pending}>
-        Cancel
+        {t('Cancel')}
       </Button>
       <Button variant="contained" data-shortcut="submit" disabled={Boolean(okDisabled) || pending} onClick={onOk} startIcon={pending ? <CircularProgress size={16} color="inherit" /> : undefined}>
         OK

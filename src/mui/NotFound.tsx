@@ -1,6 +1,7 @@
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useLocation } from 'react-router';
+import { t } from '../core/i18n/i18n';
 
 /** A route no manifest declares (yet). */
 export default function NotFound() {
@@ -8,7 +9,7 @@ export default function NotFound() {
   return (
     <Paper variant="outlined" sx={{ p: 4, textAlign: 'center' }}>
       <Typography variant="h5" component="h1" gutterBottom>
-        Page not found
+        {t('Page not found')}
       </Typography>
       <Typography color="text.secondary">No screen is declared for {pathname}.</Typography>
     </Paper>

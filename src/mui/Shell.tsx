@@ -17,9 +17,11 @@ import { menuFor, type MenuEntry, type MenuGroup, type MenuLink } from '../core/
 import { usePanel } from '../core/app/panel';
 import { session } from '../core/session/session';
 import { useStore } from '../core/store';
+import { useT } from '../core/i18n/i18n';
 import { RouteFallback } from './App';
 import { KeyboardShortcuts } from './KeyboardShortcuts';
 import { ThemeMenu } from './ThemeMenu';
+import { LanguageSwitch } from './LanguageSwitch';
 import { PANEL_NAME } from './theme';
 
 const navButton = { color: 'inherit', px: 1, minWidth: 0, flexShrink: 0, whiteSpace: 'nowrap', opacity: 0.85, '& .MuiButton-endIcon': { ml: 0.25 }, '&.active': { opacity: 1, bgcolor: 'rgba(255,255,255,0.16)' } } as const;
@@ -64,6 +66,7 @@ function MoreMenu({ entries }: { entries: MenuEntry[] }) {
   const { pathname } = useLocation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const links = entries.flatMap((e) => (e.kind === 'group' ? e.items : [e]));
+  const t = useT();
   return (
     <>
       <Button
@@ -73,7 +76,7 @@ function MoreMenu({ entries }: { entries: MenuEntry[] }) {
         aria-haspopup="menu"
         onClick={(e) => setAnchor(e.currentTarget)}
       >
-        More
+        {t('More')}
       </Button>
       <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
         {entries.map((entry) =>
@@ -108,6 +111,7 @@ function MainMenu({ menu }: { menu: MenuEntry[] }) {
   const nav = useRef<HTMLDivElement>(null);
   const ruler = useRef<HTMLDivElement>(null);
   const [shown, setShown] = useState(menu.length);
+  const t = useT();
   useLayoutEffect(() => {
     const bar = nav.current;
     const copy = ruler.current;
@@ -129,7 +133,7 @@ function MainMenu({ menu }: { menu: MenuEntry[] }) {
   }, [menu]);
   const draw = (entry: MenuEntry) => (entry.kind === 'group' ? <NavGroup key={entry.label} group={entry} /> : <NavLinkButton key={entry.route} link={entry} />);
   return (
-    <Box ref={nav} component="nav" aria-label="Main menu" sx={{ display: 'flex', gap: 0.25, flexWrap: 'nowrap', flexGrow: 1, minWidth: 0, overflow: 'hidden', position: 'relative' }}>
+    <Box ref={nav} component="nav" aria-label={t('Main menu')} sx={{ display: 'flex', gap: 0.25, flexWrap: 'nowrap', flexGrow: 1, minWidth: 0, overflow: 'hidden', position: 'relative' }}>
       {menu.slice(0, shown).map(draw)}
       {shown < menu.length && <MoreMenu entries={menu.slice(shown)} />}
       {/* A zero-size clipping box: the copy keeps its natural width for measuring but never makes the bar scrollable. */}
@@ -151,6 +155,7 @@ export default function Shell() {
   const panel = usePanel();
   const navigate = useNavigate();
   const { user } = useStore(session);
+  const t = useT();
   const role = user?.role;
   const menu = useMemo(() => (role ? menuFor(panel.manifests.all, role) : []), [panel.manifests, role]);
   return (
@@ -166,6 +171,7 @@ export default function Shell() {
             {user?.email}
           </Typography>
           <ThemeMenu />
+          <LanguageSwitch />
           <Divider orientation="vertical" flexItem sx={{ borderColor: 'rgba(255,255,255,0.3)', mx: 1 }} />
           <Button
             color="inherit"
@@ -176,7 +182,7 @@ export default function Shell() {
               navigate('/login', { replace: true });
             }}
           >
-            Logout
+            {t('Logout')}
           </Button>
         </Toolbar>
       </AppBar>

@@ -1,6 +1,7 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import { staleEditOf } from '../core/http/http-error';
+import { t } from '../core/i18n/i18n';
 
 /**
  * Under a form's error: when the save was refused because someone changed the record meanwhile, offers to
@@ -16,11 +17,11 @@ export function StaleEditReload({ failure, onReload }: { failure: unknown; onRel
       data-testid="stale-edit"
       action={
         <Button color="inherit" size="small" onClick={() => onReload(stale.record)}>
-          Reload
+          {t('Reload')}
         </Button>
       }
     >
-      Reload the record as it is now? Your unsaved changes are dropped.
+      {t('Reload the record as it is now? Your unsaved changes are dropped.')}
     </Alert>
   );
 }

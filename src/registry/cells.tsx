@@ -1,7 +1,7 @@
 import Chip from '@mui/material/Chip';
 import Tooltip from '@mui/material/Tooltip';
 import type { ComponentType } from 'react';
-import { formatValue } from '../../kernel/manifest/fields';
+import { formatValue } from '../core/list/format-value';
 import type { FieldSchema } from '../../kernel/manifest/types';
 import { truncateText } from '../core/list/presentation';
 import { installed as overrides } from './installed';

@@ -8,6 +8,7 @@ import { FilePicker } from '../mui/FilePicker';
 import { LookupSelect } from '../mui/LookupSelect';
 import { VersionSelect } from '../mui/VersionSelect';
 import { createRegistry } from './registry';
+import { t } from '../core/i18n/i18n';
 
 /** `widget: "versionSelect"`: a version from the list of `ui:options.lookup` (default `version`) or typed. */
 export function VersionSelectWidget({ id, value, required, disabled, readonly, label, onChange, onBlur, onFocus, rawErrors, options, schema }: WidgetProps) {
@@ -81,7 +82,7 @@ export function FileWidget(props: WidgetProps) {
       </FormLabel>
       <FilePicker
         id={id}
-        buttonLabel="Choose file"
+        buttonLabel={t('Choose file')}
         accept={typeof options.accept === 'string' ? options.accept : undefined}
         chosen={typeof value === 'string' && value ? value : null}
         keeping={stored !== undefined && stored !== null && !required}

@@ -1,5 +1,7 @@
 import { createContext, useContext } from 'react';
 import { createDataProvider, type DataProvider } from '../http/data-provider';
+import { t, useLang, type Lang } from '../i18n/i18n';
+import { localizeManifests } from '../i18n/manifest-texts';
 import { connectLive, disconnectLive } from '../live/live-store';
 import type { ManifestSet } from '../../../kernel/manifest/manifest-set';
 import { session, signIn, signOut, type SessionUser } from '../session/session';
@@ -23,7 +25,7 @@ export function createPanel(config: PanelConfig, manifests: ManifestSet): Panel 
   // SPEC 8: a 401 while a token is held, or the live socket cut because the session ended, logs out with this notice.
   const sessionEnded = () => {
     if (!session.get().token) return;
-    notify({ severity: 'error', title: 'You need to login again', text: 'Error' });
+    notify({ severity: 'error', title: t('You need to login again'), text: t('Error') });
     void panel.logout(false);
   };
   const provider = createDataProvider({
@@ -61,8 +63,17 @@ export function createPanel(config: PanelConfig, manifests: ManifestSet): Panel 
 
 export const PanelContext = createContext<Panel | null>(null);
 
+const localized = new WeakMap<Panel, Map<Lang, Panel>>();
+
+/** The panel with its manifests' texts in the current language (one object per language, so it stays stable). */
 export function usePanel(): Panel {
   const panel = useContext(PanelContext);
+  const lang = useLang();
   if (!panel) throw new Error('usePanel() outside <PanelContext.Provider>');
-  return panel;
+  if (lang === 'en') return panel;
+  let byLang = localized.get(panel);
+  if (!byLang) localized.set(panel, (byLang = new Map()));
+  let out = byLang.get(lang);
+  if (!out) byLang.set(lang, (out = { ...panel, manifests: localizeManifests(panel.manifests, lang) }));
+  return out;
 }

@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import { writeErrorText } from '../http/http-error';
 import { notify } from './notices';
+import { t } from '../i18n/i18n';
 
 export type WriteStatus = 'empty' | 'pending' | 'success' | 'error';
 
@@ -23,14 +24,14 @@ export function useWrite(label: string) {
       try {
         const answer = await fn();
         setStatus('success');
-        notify({ severity: 'success', title: `${label} request status`, text: 'Success', detail: detail?.(answer) });
+        notify({ severity: 'success', title: t('{label} request status', { label }), text: t('Success'), detail: detail?.(answer) });
         return true;
       } catch (e) {
         const text = writeErrorText(e);
         setStatus('error');
         setError(text);
         setFailure(e);
-        notify({ severity: 'error', title: `${label} request status`, text });
+        notify({ severity: 'error', title: t('{label} request status', { label }), text });
         return false;
       }
     },

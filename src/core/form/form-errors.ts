@@ -2,6 +2,7 @@
 // reads the same sentence under the field as in the notice of a refused write.
 import { describeProblem } from '../../../kernel/manifest/error-text';
 import type { FieldSchema } from '../../../kernel/manifest/types';
+import { translateMessage } from '../i18n/messages';
 
 /** An error as RJSF's ajv validator reports it: `property` is `.field` or `.field.0` (with the missing field for `required`). */
 export interface FormValidationError {
@@ -20,7 +21,7 @@ export function formErrorText(error: FormValidationError, props: Record<string, 
   const params = error.params ?? {};
   const path = (error.property ?? '').replace(/^\./, '').split('.').filter(Boolean);
   if (error.name === 'additionalProperties') path.push(String(params.additionalProperty));
-  return describeProblem(path, error.name ?? '', params, props, error.message);
+  return translateMessage(describeProblem(path, error.name ?? '', params, props, error.message));
 }
 
 /** The top field an error is about ('customBuildUrls' for `.customBuildUrls.0`). */

@@ -87,8 +87,8 @@ export function initialValues(fields: FormField[], record: Record<string, unknow
 /** Formats of the manifests' record schemas (docs/manifests.md), for the form validator: kernel/rules/formats.ts. */
 export { CUSTOM_FORMATS };
 
-/** Keywords that never change what is valid: a form may carry values for them only known at run time. */
-const ANNOTATIONS = new Set(['default', 'description', 'examples', '$comment']);
+/** Keywords that never change what is valid: a form may carry values for them only known at run time, or titles in the panel's language. */
+const ANNOTATIONS = new Set(['default', 'description', 'examples', '$comment', 'title']);
 
 /**
  * The part of a form schema that validation depends on: annotations removed at every depth, so a default known

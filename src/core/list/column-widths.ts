@@ -1,7 +1,8 @@
 // Column widths from what the columns hold: each column without a declared width gets at least the width of
 // its header and of its longest value on the page (capped), so values are not cut while the screen has room,
 // and the grid scrolls sideways rather than cutting when it has not.
-import { formatValue, getPath } from '../../../kernel/manifest/fields';
+import { getPath } from '../../../kernel/manifest/fields';
+import { formatValue } from './format-value';
 import type { ColumnDecl, FieldSchema } from '../../../kernel/manifest/types';
 
 /** Narrowest and widest a column sizes itself to; wider values are cut with the full text on hover. */

@@ -1,6 +1,7 @@
 import { matches } from '../access/can-call';
 import { countNoun, pluralNoun } from '../../../kernel/manifest/fields';
 import type { ActionDecl, FieldSchema, Manifest } from '../../../kernel/manifest/types';
+import { formatNumber, language, t } from '../i18n/i18n';
 
 type Row = Record<string, unknown>;
 
@@ -59,14 +60,14 @@ export function updatePayload(manifest: Manifest, action: ActionDecl, row: Row, 
 }
 
 /** The label of a call, for its button and its notices: `ui.label`, else a name for the kind, else `fallback`. */
-export function actionLabel(action: ActionDecl, fallback = 'Request'): string {
+export function actionLabel(action: ActionDecl, fallback = t('Request')): string {
   if (action.ui?.label) return action.ui.label;
   const byKind: Partial<Record<ActionDecl['kind'], string>> = {
-    create: 'Add',
-    update: 'Edit',
-    destroy: 'Delete',
-    destroyAll: 'Delete all',
-    destroyByFilter: 'Delete by filter',
+    create: t('Add'),
+    update: t('Edit'),
+    destroy: t('Delete'),
+    destroyAll: t('Delete all'),
+    destroyByFilter: t('Delete by filter'),
   };
   return byKind[action.kind] ?? fallback;
 }
@@ -84,12 +85,13 @@ export interface BulkDeleteAnswer {
 export function bulkDeleteText(manifest: Manifest, answer: unknown, manifestOf: (entity: string) => Manifest | undefined): string | undefined {
   const { count, kept } = (answer ?? {}) as Partial<BulkDeleteAnswer>;
   if (typeof count !== 'number') return undefined;
-  const deleted = `Deleted ${countNoun(manifest, count)}`;
+  const deleted = t('Deleted {what}', { what: countNoun(manifest, count), count: formatNumber(count) });
   if (!kept?.count) return deleted;
   const users = kept.by.map((entity) => {
     const other = manifestOf(entity);
-    return other ? pluralNoun(other) : entity;
+    // English makes the plural from the noun; another language names them by the screen's title.
+    return other ? (language.get() === 'en' ? pluralNoun(other) : other.title) : entity;
   });
-  const more = kept.count > kept.records.length ? ` and ${kept.count - kept.records.length} more` : '';
-  return `${deleted}; kept ${kept.count} used by ${users.join(' and ')}: ${kept.records.map((r) => r.label).join(', ')}${more}`;
+  const more = kept.count > kept.records.length ? t(' and {n} more', { n: kept.count - kept.records.length }) : '';
+  return t('{deleted}; kept {kept} used by {users}: {records}{more}', { deleted, kept: kept.count, users: users.join(t(' and ')), records: kept.records.map((r) => r.label).join(', '), more });
 }

@@ -21,6 +21,7 @@ import type { ActionDecl, FieldSchema } from '../../../kernel/manifest/types';
 import { LookupSelect } from '../LookupSelect';
 import { useConfirm } from '../ConfirmDialog';
 import { ModalActions } from '../ModalActions';
+import { formatNumber, t } from '../../core/i18n/i18n';
 
 type Row = Record<string, unknown>;
 
@@ -105,12 +106,12 @@ export function ActionButton({ name, action, row, icon }: { name: string; action
     if (action.kind === 'destroyByFilter') {
       // What the filter box shows is what gets deleted: applied first, so the list behind the question shows it too.
       const filters = Object.fromEntries(Object.entries(draftFilters).filter(([, v]) => v.trim() !== '').map(([k, v]) => [k, v.trim()]));
-      if (!hasFilter(filters)) return alert(action.ui?.requireFilter ?? 'Fill some filter input');
+      if (!hasFilter(filters)) return alert(action.ui?.requireFilter ?? t('Fill some filter input'));
       applyFilters(filters);
       Object.assign(params, filters);
       detail = await matchingText(filters);
     }
-    const question = action.ui?.confirm ?? (action.kind === 'destroy' ? 'Delete this item?' : undefined);
+    const question = action.ui?.confirm ?? (action.kind === 'destroy' ? t('Delete this item?') : undefined);
     if (question && !(await confirm(question, detail))) return;
     const bulk = action.kind === 'destroyAll' || action.kind === 'destroyByFilter';
     const summary = bulk ? (answer: unknown) => bulkDeleteText(manifest, answer, (entity) => panel.manifests.byEntity.get(entity)) : undefined;
@@ -131,9 +132,10 @@ export function ActionButton({ name, action, row, icon }: { name: string; action
     const shown = Object.entries(filters).map(([param, value]) => `${labelOf(param)} = ${String(value)}`).join(', ');
     try {
       const { count } = await panel.provider.list(list[1], { ...callParams, ...filters, page: 1, pageSize: 1 });
-      return `${countNoun(manifest, count)} ${count === 1 ? 'matches' : 'match'} ${shown}.`;
+      const params = { what: countNoun(manifest, count), count: formatNumber(count), shown };
+      return count === 1 ? t('{what} matches {shown}.', params) : t('{what} match {shown}.', params);
     } catch {
-      return `Filter: ${shown}.`;
+      return t('Filter: {shown}.', { shown });
     }
   }
 

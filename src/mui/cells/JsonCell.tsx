@@ -11,6 +11,7 @@ import { useState } from 'react';
 import { truncateText } from '../../core/list/presentation';
 import type { CellProps } from '../../registry/override-types';
 import { JsonTree } from './JsonTree';
+import { t } from '../../core/i18n/i18n';
 
 /** `cell: "json"`: a collapsed one-line preview with the full text on hover; the button opens the value as a tree. */
 export function JsonCell({ value, column }: CellProps) {
@@ -20,8 +21,8 @@ export function JsonCell({ value, column }: CellProps) {
   const title = column.label ?? column.field;
   return (
     <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', minWidth: 0, height: '100%' }}>
-      <Tooltip title={`Show ${title} as a tree`}>
-        <IconButton size="small" aria-label={`Show ${title}`} onClick={() => setOpen(true)}>
+      <Tooltip title={t('Show {title} as a tree', { title })}>
+        <IconButton size="small" aria-label={t('Show {title}', { title })} onClick={() => setOpen(true)}>
           <AccountTree fontSize="small" />
         </IconButton>
       </Tooltip>
@@ -40,7 +41,7 @@ export function JsonCell({ value, column }: CellProps) {
           <JsonTree value={value} openDepth={1} />
         </DialogContent>
         <DialogActions>
-          <Button onClick={() => setOpen(false)}>Close</Button>
+          <Button onClick={() => setOpen(false)}>{t('Close')}</Button>
         </DialogActions>
       </Dialog>
     </Stack>

@@ -8,6 +8,7 @@ import { notify } from '../../core/app/notices';
 import { truncateText } from '../../core/list/presentation';
 import type { CellProps } from '../../registry/override-types';
 import { OverflowText } from './OverflowText';
+import { t } from '../../core/i18n/i18n';
 
 /** `cell: "link"`: the URL as a link that opens in a new tab, cut at `truncate`. */
 export function LinkCell({ value, column }: CellProps) {
@@ -49,14 +50,14 @@ export function CopyCell({ value, column }: CellProps) {
   return (
     <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', minWidth: 0, height: '100%' }}>
       <OverflowText text={text} />
-      <Tooltip title={`Copy ${label}`}>
+      <Tooltip title={t('Copy {label}', { label })}>
         <IconButton
           size="small"
-          aria-label={`Copy ${label}`}
+          aria-label={t('Copy {label}', { label })}
           onClick={() =>
             void copyText(text).then(
-              () => notify({ severity: 'info', text: `Copied ${label}` }),
-              () => notify({ severity: 'error', text: 'Could not copy' }),
+              () => notify({ severity: 'info', text: t('Copied {label}', { label }) }),
+              () => notify({ severity: 'error', text: t('Could not copy') }),
             )
           }
         >

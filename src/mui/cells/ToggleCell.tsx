@@ -6,6 +6,7 @@ import { useWrite } from '../../core/app/write-status';
 import { useListContext } from '../../core/list/list-context';
 import { actionLabel, keyParams, refusal, versionOf } from '../../core/list/record-actions';
 import type { CellProps } from '../../registry/override-types';
+import { t } from '../../core/i18n/i18n';
 
 /**
  * `cell: "toggle"`: the switch of the manifest's toggle action on this column's field. Disabled when the role
@@ -17,7 +18,7 @@ export function ToggleCell({ value, row, column }: CellProps) {
   const action = Object.values(manifest.actions).find((a) => a.kind === 'toggle' && a.field === column.field);
   const label = column.label ?? column.field;
   // The notice names the switch it flipped ("Change active request status"), unless the manifest labels the call.
-  const write = useWrite(action ? actionLabel(action, `Change ${label.toLowerCase()}`) : 'Change');
+  const write = useWrite(action ? actionLabel(action, t('Change {field}', { field: label.toLowerCase() })) : t('Change'));
   const allowed = Boolean(action && canCall(manifest, action, role));
   const refused = action ? refusal(row, action) : null;
   const control = (

@@ -1,0 +1,95 @@
+// The panel's two languages. Every text is keyed by its English wording, so English is the identity and reads
+// exactly as the spec and the manifests write it; Russian comes from src/i18n/ru.json. The spec's own Russian
+// texts ('Нет доступа!', 'Требуется указать {field}', ...) are quoted requirements: they are never keys of the
+// dictionary, so they read the same in both languages.
+import { useSyncExternalStore } from 'react';
+import ru from '../../i18n/ru.json';
+import { createStore } from '../store';
+
+export type Lang = 'en' | 'ru';
+export const LANGS: { lang: Lang; label: string }[] = [
+  { lang: 'en', label: 'English' },
+  { lang: 'ru', label: 'Русский' },
+];
+
+const STORAGE_KEY = 'panel.lang';
+const DICTIONARIES: Record<Lang, Record<string, string>> = { en: {}, ru: ru as Record<string, string> };
+/** The locale Intl formats dates and numbers with in each language. */
+export const INTL_LOCALE: Record<Lang, string> = { en: 'en-US', ru: 'ru-RU' };
+
+function storedLang(): Lang {
+  try {
+    const value = globalThis.localStorage?.getItem(STORAGE_KEY);
+    return value === 'ru' ? 'ru' : 'en';
+  } catch {
+    return 'en';
+  }
+}
+
+/** The current language; `setLang` switches it everywhere at once and remembers it in localStorage. */
+export const language = createStore<Lang>(storedLang());
+
+export function setLang(lang: Lang): void {
+  try {
+    globalThis.localStorage?.setItem(STORAGE_KEY, lang);
+  } catch {
+    // A browser without storage still switches, only for this page.
+  }
+  if (typeof document !== 'undefined') document.documentElement.lang = lang;
+  language.set(lang);
+}
+
+if (typeof document !== 'undefined') document.documentElement.lang = language.get();
+
+/** `{name}` placeholders filled from params; unknown ones stay as written. */
+export function fill(text: string, params?: Record<string, unknown>): string {
+  if (!params) return text;
+  return text.replace(/\{(\w+)\}/g, (whole, key: string) => (key in params ? String(params[key]) : whole));
+}
+
+/**
+ * The text in a language: the dictionary's translation of its English wording, else the wording itself.
+ * `params.context` picks the entry "<text> [<context>]" when the dictionary has one.
+ */
+export function translate(lang: Lang, text: string, params?: Record<string, unknown>): string {
+  // One English word with two meanings ('Login' the field, 'Login' the button) is told apart by a context.
+  const dict = DICTIONARIES[lang];
+  const own = params?.context ? dict[`${text} [${String(params.context)}]`] : undefined;
+  return fill(own ?? dict[text] ?? text, params);
+}
+
+/**
+ * A text in the current language, outside React (notices, confirm questions).
+ * @example t('Delete this item?') // 'Удалить эту запись?' in Russian
+ */
+export function t(text: string, params?: Record<string, unknown>): string {
+  return translate(language.get(), text, params);
+}
+
+export type T = (text: string, params?: Record<string, unknown>) => string;
+
+/** The current language, re-rendering on a switch. */
+export function useLang(): Lang {
+  return useSyncExternalStore(language.subscribe, language.get, language.get);
+}
+
+/** `t` bound to the current language, re-rendering the component on a switch. */
+export function useT(): T {
+  const lang = useLang();
+  return (text, params) => translate(lang, text, params);
+}
+
+/** A date and time as the language writes it (Intl). */
+export function formatDateTime(value: Date | string | number, lang: Lang = language.get()): string {
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) return String(value);
+  return date.toLocaleString(INTL_LOCALE[lang]);
+}
+
+/** A number as the language writes it (Intl): 1,234.5 in English, 1 234,5 in Russian. */
+export function formatNumber(value: number, lang: Lang = language.get()): string {
+  return new Intl.NumberFormat(INTL_LOCALE[lang]).format(value);
+}
+
+/** The Russian dictionary, for the completeness tests. */
+export const dictionary = (lang: Lang): Readonly<Record<string, string>> => DICTIONARIES[lang];
