@@ -13,7 +13,7 @@ import { SEMVER } from '../../kernel/rules/formats.ts';
 import { badRequest } from '../errors.ts';
 import type { Engine } from '../crud/context.ts';
 import { localPath } from '../crud/files.ts';
-import type { ActionContext } from './index.ts';
+import type { ActionContext } from './types.ts';
 
 export const BUILDS_FOLDER = 'builds';
 export const DESCRIPTOR = 'build.json';

@@ -2,7 +2,7 @@
 // every entry with the same rules the import modal uses.
 import { isIpv4Cidr, withMask } from '../../kernel/rules/ip.ts';
 import { badRequest } from '../errors.ts';
-import type { ActionContext } from './index.ts';
+import type { ActionContext } from './types.ts';
 
 const IMPORT_VENDORS = new Set(['samsung', 'lg']);
 /** Enough named entries for a person to find the bad lines, without a megabyte-long message. */

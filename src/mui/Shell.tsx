@@ -17,7 +17,7 @@ import { menuFor, type MenuEntry, type MenuGroup, type MenuLink } from '../core/
 import { usePanel } from '../core/app/panel';
 import { session } from '../core/session/session';
 import { useStore } from '../core/store';
-import { RouteFallback } from './App';
+import { RouteFallback } from './RouteFallback';
 import { PANEL_NAME } from './theme';
 
 const navButton = { color: 'inherit', px: 1, minWidth: 0, flexShrink: 0, whiteSpace: 'nowrap', opacity: 0.85, '& .MuiButton-endIcon': { ml: 0.25 }, '&.active': { opacity: 1, bgcolor: 'rgba(255,255,255,0.16)' } } as const;
