@@ -40,26 +40,26 @@ export function knownNames(...parts: NamesPart[]): KnownNames {
 /** The names a manifest uses, each with its kind and JSON path. */
 export function namesUsed(m: Manifest): { kind: keyof KnownNames; name: string; path: string }[] {
   const used: { kind: keyof KnownNames; name: string; path: string }[] = [];
-  const use = (kind: keyof KnownNames, name: string | undefined, path: string) => {
+  const add = (kind: keyof KnownNames, name: string | undefined, path: string) => {
     if (name !== undefined) used.push({ kind, name, path });
   };
-  m.list?.columns?.forEach((c, i) => use('cell', c.cell, `/list/columns/${i}/cell`));
-  for (const [field, schema] of Object.entries(m.record?.properties ?? {})) use('cell', schema['x-cell'], `/record/properties/${field}/x-cell`);
-  m.list?.filters?.forEach((f, i) => use('filter kind', f.widget, `/list/filters/${i}/widget`));
-  m.list?.highlight?.forEach((h, i) => use('tone', h.tone, `/list/highlight/${i}/tone`));
-  for (const [field, ui] of Object.entries(m.form?.ui ?? {})) use('widget', ui.widget, `/form/ui/${field}/widget`);
-  use('form override', m.form?.override, '/form/override');
-  use('screen override', m.screen?.override, '/screen/override');
-  m.screen?.toolbar?.forEach((n, i) => use('toolbar override', n, `/screen/toolbar/${i}`));
-  m.screen?.rowActions?.forEach((n, i) => use('row action override', n, `/screen/rowActions/${i}`));
+  m.list?.columns?.forEach((c, i) => add('cell', c.cell, `/list/columns/${i}/cell`));
+  for (const [field, schema] of Object.entries(m.record?.properties ?? {})) add('cell', schema['x-cell'], `/record/properties/${field}/x-cell`);
+  m.list?.filters?.forEach((f, i) => add('filter kind', f.widget, `/list/filters/${i}/widget`));
+  m.list?.highlight?.forEach((h, i) => add('tone', h.tone, `/list/highlight/${i}/tone`));
+  for (const [field, ui] of Object.entries(m.form?.ui ?? {})) add('widget', ui.widget, `/form/ui/${field}/widget`);
+  add('form override', m.form?.override, '/form/override');
+  add('screen override', m.screen?.override, '/screen/override');
+  m.screen?.toolbar?.forEach((n, i) => add('toolbar override', n, `/screen/toolbar/${i}`));
+  m.screen?.rowActions?.forEach((n, i) => add('row action override', n, `/screen/rowActions/${i}`));
   for (const [name, a] of Object.entries(m.actions)) {
     const at = `/actions/${name}`;
-    if (a.ui?.override) use(a.ui.place === 'row' ? 'row action override' : 'toolbar override', a.ui.override, `${at}/ui/override`);
-    use('handler', a.handler, `${at}/handler`);
-    use('check', a.check, `${at}/check`);
-    use('before hook', a.before, `${at}/before`);
+    if (a.ui?.override)add(a.ui.place === 'row' ? 'row action override' : 'toolbar override', a.ui.override, `${at}/ui/override`);
+   add('handler', a.handler, `${at}/handler`);
+   add('check', a.check, `${at}/check`);
+   add('before hook', a.before, `${at}/before`);
     for (const [role, fields] of Object.entries(a.forRole ?? {})) {
-      for (const [field, source] of Object.entries(fields ?? {})) use('value source', source, `${at}/forRole/${role}/${field}`);
+      for (const [field, source] of Object.entries(fields ?? {}))add('value source', source, `${at}/forRole/${role}/${field}`);
     }
   }
   return used;

@@ -14,7 +14,7 @@ import { badRequest, conflict } from '../errors.ts';
 import { tryTransactionLock } from '../db/locks.ts';
 import type { Engine } from '../crud/context.ts';
 import { localPath } from '../crud/files.ts';
-import type { ActionContext } from './index.ts';
+import type { ActionContext } from './types.ts';
 
 export const BUILDS_FOLDER = 'builds';
 export const DESCRIPTOR = 'build.json';

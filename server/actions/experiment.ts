@@ -3,7 +3,7 @@
 import { experimentProblems, type ExperimentDraft } from '../../kernel/rules/experiment.ts';
 import { notFound } from '../errors.ts';
 import { refusalText } from '../../kernel/manifest/error-text.ts';
-import type { ActionContext, CheckContext } from './index.ts';
+import type { ActionContext, CheckContext } from './types.ts';
 
 /** The largest id an integer column holds: a larger one names no row, and must not reach PostgreSQL. */
 const MAX_ID = 2_147_483_647;

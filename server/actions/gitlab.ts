@@ -6,7 +6,7 @@ import type { Engine } from '../crud/context.ts';
 import { readOne } from '../crud/rows.ts';
 import { GitlabError, type GitlabPipeline } from '../gitlab/client.ts';
 import { gitlabOf, isActive, WEBHOOK_PATH } from '../gitlab/pipelines.ts';
-import type { ActionContext, CustomHandler } from './index.ts';
+import type { ActionContext, CustomHandler } from './types.ts';
 
 /** The CI variables a pipeline started from the panel carries (docs/manifests.md). */
 export const CI_VARIABLES = { name: 'WHITELABEL_NAME', id: 'WHITELABEL_ID' } as const;

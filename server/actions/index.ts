@@ -1,9 +1,7 @@
 // Name-keyed registries of the calls that are not plain CRUD, referenced from the manifests:
 // custom handlers (`"handler": "versions.list"`) and value sources of `forRole` (`"officeIp"`).
-import type { Kysely } from 'kysely';
 import type { Manifest } from '../../kernel/manifest/types.ts';
-import type { Actor } from '../plugins/audit.ts';
-import type { Engine } from '../crud/context.ts';
+import type { BeforeDestroy, CustomHandler, RecordCheck, ValueSource } from './types.ts';
 import { deleteExperimentUser, experimentRules } from './experiment.ts';
 import { addIpArray, checkIpArray } from './testers-ip.ts';
 import { listVersions } from './versions.ts';
@@ -13,41 +11,7 @@ import { cancelBeforeDelete, gitlabStatus, pipelineJobs, runPipeline } from './g
 import { lookupCombination } from './device/lookup.ts';
 import { reportAchievedGoal, reportAppInfo } from './device/reports.ts';
 
-export interface ActionContext {
-  engine: Engine;
-  /** The connection to use: the write's transaction when the handler writes. */
-  db: Kysely<any>;
-  input: Record<string, unknown>;
-  actor: Actor;
-  /** What the handler's `prepare` returned. */
-  prepared?: unknown;
-  /** The caller's address (request.ip) and the backend's origin as the caller reached it. */
-  client?: { ip: string; origin: string };
-  /** The call's path, e.g. /v1/combination/get. */
-  path?: string;
-}
-
-export interface CustomHandler {
-  /** Writes run in a transaction with their audit row. */
-  write?: boolean;
-  /** Entities besides the declaring manifest's that the handler writes, announced on the change feed. */
-  touches?: string[];
-  /** A body limit above the server's 1 MiB default, for calls that carry a whole file's worth of data. */
-  bodyLimit?: number;
-  /**
-   * Work done before the write's transaction opens, such as a call to another service that must not hold the
-   * database meanwhile; its result reaches `run` (and `undo`) as `ctx.prepared`.
-   */
-  prepare?(ctx: ActionContext): Promise<unknown>;
-  /** Takes back what `prepare` did when the write then fails; its own failure is reported, never thrown. */
-  undo?(ctx: ActionContext): Promise<void>;
-  /**
-   * A device handler: it needs no actor, writes no users-log row and may serve only a `public` action (and a
-   * public action only such a handler); the engine checks both at start.
-   */
-  public?: true;
-  run(ctx: ActionContext): Promise<unknown>;
-}
+export type { ActionContext, BeforeDestroy, CheckContext, CustomHandler, RecordCheck, ValueSource } from './types.ts';
 
 export const customHandlers: Record<string, CustomHandler> = {
   'versions.list': { run: listVersions },
@@ -79,31 +43,13 @@ export function checkPublicActions(manifests: Manifest[], handlers: Record<strin
   }
 }
 
-/** What a record check may read: the write's transaction, and whether the record is added or edited. */
-export interface CheckContext {
-  engine: Engine;
-  db: Kysely<any>;
-  mode: 'create' | 'update';
-}
-
-/** Checks named by an action's `check`: the problems of a record about to be stored (empty when none). */
-export type RecordCheck = (record: Record<string, unknown>, ctx: CheckContext) => string[] | Promise<string[]>;
-
 export const recordChecks: Record<string, RecordCheck> = {
   'experiment.rules': experimentRules,
 };
 
-/**
- * Hooks named by a destroy action's `before`: they run on the stored record before the delete's transaction
- * opens (so a call to another service holds no database lock); a failure refuses the call and keeps the record.
- */
-export type BeforeDestroy = (record: Record<string, unknown>, engine: Engine) => Promise<void>;
-
 export const beforeDestroy: Record<string, BeforeDestroy> = {
   'gitlab.cancelPipeline': cancelBeforeDelete,
 };
-
-export type ValueSource = (ctx: Omit<ActionContext, 'input'>) => Promise<unknown>;
 
 /** What an application hands the server engine at start-up: its named handlers, checks, hooks and value sources. */
 export interface ServerActions {

@@ -2,7 +2,7 @@
 // that the server forces into a tester's combinations (value source `officeIp` of `forRole`).
 import { conflict } from '../errors.ts';
 import type { Engine } from '../crud/context.ts';
-import type { ActionContext, ValueSource } from './index.ts';
+import type { ActionContext, ValueSource } from './types.ts';
 
 const OFFICE_ROW = 1;
 

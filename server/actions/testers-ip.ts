@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import { isIpv4Cidr, withMask } from '../../kernel/rules/ip.ts';
 import { badRequest } from '../errors.ts';
-import type { ActionContext } from './index.ts';
+import type { ActionContext } from './types.ts';
 
 const IMPORT_VENDORS = new Set(['samsung', 'lg']);
 /** Enough named entries for a person to find the bad lines, without a megabyte-long message. */

@@ -1,5 +1,5 @@
 // versions.list: every distinct value of every `format: semver` field of every stored entity, newest first.
-import type { ActionContext } from './index.ts';
+import type { ActionContext } from './types.ts';
 
 const parts = (v: string) => v.split('.').map(Number);
 

@@ -121,6 +121,7 @@ function cleanJpeg(data: Buffer): { width: number; height: number; data: Buffer 
 
 /** The script scheme a URL names (`javascript`, escapes and the whitespace browsers ignore removed), else undefined. */
 function scriptScheme(raw: string): string | undefined {
+  // eslint-disable-next-line no-control-regex -- control characters are what browsers ignore in a scheme
   const scheme = /^([a-z][a-z0-9+.-]*):/.exec(raw.replace(/[\s\x00-\x1f\x7f]/g, '').toLowerCase())?.[1];
   return scheme && ['javascript', 'vbscript', 'livescript'].includes(scheme) ? scheme : undefined;
 }
@@ -203,6 +204,7 @@ function decodeUtf8(data: Buffer, field: string): string {
 
 /** A file name that is only a name: no directory part, no `..`, no control characters. */
 export function checkFileName(filename: string, field: string): void {
+  // eslint-disable-next-line no-control-regex -- a control character in a file name is refused
   if (/[/\\]|\.\.|[\x00-\x1f]/.test(filename)) throw badRequest(`${field}: the file name "${filename}" must not contain a path`);
 }
 

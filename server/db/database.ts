@@ -17,45 +17,8 @@ import {
   type SqliteDialectConfig,
 } from 'kysely';
 
-export type ColumnKind = 'integer' | 'number' | 'string' | 'boolean' | 'json' | 'timestamp';
-
-export interface Capabilities {
-  name: 'sqlite' | 'postgres';
-  /** SQL type of a column kind. */
-  columnType(kind: ColumnKind): string;
-  /** SQL type of the autoincrement primary key. */
-  idType: string;
-  /** Booleans are stored natively or as 0/1. */
-  toDbBoolean(value: boolean): unknown;
-  /** Case-insensitive LIKE operator. */
-  likeInsensitive: 'like' | 'ilike';
-  /** NULL sorts above every value (PostgreSQL) or below (SQLite): where a keyset walk meets the NULL rows. */
-  nullsSortHigh: boolean;
-  isUniqueViolation(error: unknown): boolean;
-  isForeignKeyViolation(error: unknown): boolean;
-  /**
-   * Serializes transactions on a key until the caller's transaction ends (the device lookup's collection
-   * write, the device reports' upserts). SQLite needs nothing: BEGIN IMMEDIATE already holds the write lock.
-   */
-  lockKey(trx: Kysely<any>, key: string): Promise<void>;
-  /**
-   * A number that changes when another connection commits (SQLite's PRAGMA data_version), for caches that
-   * must notice other processes' writes; null where the database has none (PostgreSQL, which has NOTIFY).
-   */
-  dataVersion(db: Kysely<any>): Promise<number | null>;
-  /** The most bind parameters one statement may carry (SQLite's SQLITE_MAX_VARIABLE_NUMBER, PostgreSQL's wire limit). */
-  maxParameters: number;
-  /** Why the database cannot serve this now (gone, busy, out of space, too slow), else undefined: a 503. */
-  outage(error: unknown): Outage | undefined;
-  /** A value the column cannot hold (out of its range, a NUL byte in text): bad input, a 400. */
-  isBadValue(error: unknown): boolean;
-}
-
-export interface Outage {
-  kind: 'unreachable' | 'busy' | 'full';
-  message: string;
-  retryAfterSeconds: number;
-}
+export type { Capabilities, ColumnKind, Outage } from './capabilities.ts';
+import type { Capabilities, Outage } from './capabilities.ts';
 
 export interface Database {
   db: Kysely<any>;

@@ -10,7 +10,7 @@ import type {
   TransactionSettings,
 } from 'kysely';
 import { AppError, UnavailableError } from '../errors.ts';
-import type { Capabilities, Outage } from './database.ts';
+import type { Capabilities, Outage } from './capabilities.ts';
 
 /** An outage ends only after this long without a failure, so a burst of dying connections is one outage. */
 export const SETTLE_MS = 1_000;

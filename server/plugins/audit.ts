@@ -47,6 +47,7 @@ const MAX_TEXT = 500;
  * @example logSafe('x@y.io\n2025-01-01 admin login') // 'x@y.io\\n2025-01-01 admin login'
  */
 export function logSafe(value: string, max = MAX_TEXT): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what this escapes
   const escaped = value.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g, (ch) => {
     const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
     return named[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;

@@ -1,5 +1,4 @@
-import Box from '@mui/material/Box';
-import LinearProgress from '@mui/material/LinearProgress';
+import { RouteFallback } from './RouteFallback';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
 import { guardScreen, screens } from '../core/access/access';
@@ -8,7 +7,6 @@ import type { Manifest } from '../../kernel/manifest/types';
 import { session } from '../core/session/session';
 import { useStore } from '../core/store';
 import { Notices } from './Notices';
-import { t } from '../core/i18n/i18n';
 
 const LoginScreen = lazy(() => import('./LoginScreen'));
 const Shell = lazy(() => import('./Shell'));
@@ -41,13 +39,6 @@ function PublicOnly({ children }: { children: ReactNode }) {
   return token ? <Navigate to="/" replace /> : children;
 }
 
-export function RouteFallback() {
-  return (
-    <Box sx={{ position: 'fixed', top: 0, left: 0, right: 0, zIndex: 2000 }}>
-      <LinearProgress aria-label={t('Loading screen')} />
-    </Box>
-  );
-}
 
 function screenRoute(m: Manifest) {
   const screen = m.screen!;

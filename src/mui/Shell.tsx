@@ -18,7 +18,7 @@ import { usePanel } from '../core/app/panel';
 import { session } from '../core/session/session';
 import { useStore } from '../core/store';
 import { useT } from '../core/i18n/i18n';
-import { RouteFallback } from './App';
+import { RouteFallback } from './RouteFallback';
 import { KeyboardShortcuts } from './KeyboardShortcuts';
 import { ThemeMenu } from './ThemeMenu';
 import { LanguageSwitch } from './LanguageSwitch';

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../../crud/context.ts';
 import { notFound } from '../../errors.ts';
-import type { ActionContext } from '../index.ts';
+import type { ActionContext } from '../types.ts';
 import { experimentOf, type Membership } from './collect.ts';
 import { createSnapshotStore, type BuildEntry, type CombinationEntry, type PlatformEntry, type Snapshot, type SnapshotStore, type WhitelabelEntry } from './snapshot.ts';
 

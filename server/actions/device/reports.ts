@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Engine } from '../../crud/context.ts';
 import { toDb } from '../../crud/rows.ts';
 import { badRequest } from '../../errors.ts';
-import type { ActionContext } from '../index.ts';
+import type { ActionContext } from '../types.ts';
 
 const tableOf = (engine: Engine, entity: string) => {
   const model = engine.models.get(entity);

@@ -272,7 +272,10 @@ async function loadExperiments(engine: Engine): Promise<Experiments> {
     push(out.byWhitelabel, entry.whitelabelId, entry);
     out.byId.set(entry.id, entry);
   }
-  for (const u of users) out.byId.get(u.abtestingId) && addMember(out.byId.get(u.abtestingId)!, u.appInstallId, u.groupNumber);
+  for (const u of users) {
+    const experiment = out.byId.get(u.abtestingId);
+    if (experiment) addMember(experiment, u.appInstallId, u.groupNumber);
+  }
   return out;
 }
 

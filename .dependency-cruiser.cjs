@@ -1,0 +1,51 @@
+// The layers of the application, checked by `npm run depcheck` inside `npm test` (dependency-cruiser):
+// kernel/ is shared and depends on nothing of the application; server/ never loads the panel's or the overrides'
+// UI code (only their names-only modules); src/core is headless (no MUI); and there are no import cycles,
+// type-only imports included.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'kernel-stands-alone',
+      comment: 'kernel/ is imported by server/, src/ and overrides/ alike, so it imports none of them.',
+      severity: 'error',
+      from: { path: '^kernel/' },
+      to: { path: '^(server|src|overrides|scripts|tests)/' },
+    },
+    {
+      name: 'server-without-ui',
+      comment: 'server/ runs in Node: no panel or override code, except the names-only lists the start checks.',
+      severity: 'error',
+      from: { path: '^server/' },
+      to: { path: '^(src|overrides)/', pathNot: '^(src/registry/names\\.ts|overrides/names\\.ts)$' },
+    },
+    {
+      name: 'names-only-modules-stay-names-only',
+      comment: 'The names-only lists are read by Node at build and start: they import nothing but kernel types.',
+      severity: 'error',
+      from: { path: '^(src/registry/names\\.ts|overrides/names\\.ts|server/actions/names\\.ts)$' },
+      to: { pathNot: '^kernel/' },
+    },
+    {
+      name: 'core-is-headless',
+      comment: 'src/core holds the panel logic without a UI toolkit; MUI lives in src/mui and the registries.',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: '(^|/)node_modules/@mui/|^src/mui/' },
+    },
+    {
+      name: 'no-cycles',
+      comment: 'No import cycles, type-only imports included.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|coverage)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.tsx', '.js', '.json'] },
+  },
+};
