@@ -1,7 +1,7 @@
 // Name-keyed registries of the calls that are not plain CRUD, referenced from the manifests:
 // custom handlers (`"handler": "versions.list"`) and value sources of `forRole` (`"officeIp"`).
 import type { Manifest } from '../../kernel/manifest/types.ts';
-import type { BeforeDestroy, CustomHandler, RecordCheck, ValueSource } from './types.ts';
+import type { BeforeDestroy, CustomHandler, RecordCheck, ServerActions, ValueSource } from './types.ts';
 import { deleteExperimentUser, experimentRules } from './experiment.ts';
 import { addIpArray, checkIpArray } from './testers-ip.ts';
 import { listVersions } from './versions.ts';
@@ -11,7 +11,7 @@ import { cancelBeforeDelete, gitlabStatus, pipelineJobs, runPipeline } from './g
 import { lookupCombination } from './device/lookup.ts';
 import { reportAchievedGoal, reportAppInfo } from './device/reports.ts';
 
-export type { ActionContext, BeforeDestroy, CheckContext, CustomHandler, RecordCheck, ValueSource } from './types.ts';
+export type { ActionContext, BeforeDestroy, CheckContext, CustomHandler, RecordCheck, ServerActions, ValueSource } from './types.ts';
 
 export const customHandlers: Record<string, CustomHandler> = {
   'versions.list': { run: listVersions },
@@ -51,13 +51,6 @@ export const beforeDestroy: Record<string, BeforeDestroy> = {
   'gitlab.cancelPipeline': cancelBeforeDelete,
 };
 
-/** What an application hands the server engine at start-up: its named handlers, checks, hooks and value sources. */
-export interface ServerActions {
-  handlers: Record<string, CustomHandler>;
-  checks: Record<string, RecordCheck>;
-  beforeDestroy: Record<string, BeforeDestroy>;
-  valueSources: Record<string, ValueSource>;
-}
 
 export const valueSources: Record<string, ValueSource> = {
   officeIp: officeIpSource,

@@ -2,15 +2,10 @@
 // (creates: after only, deletes: before only), never a secret's or write-only field's value, each value cut
 // to a readable size. The handlers hand over the stored record they already read inside the transaction.
 import type { EntityModel } from '../crud/model.ts';
-import { logSafe } from '../plugins/audit.ts';
+import { logSafe, type FieldChange } from '../plugins/audit.ts';
 
 /** One changed field: `before` absent on a create, `after` absent on a delete; neither for a secret (`secret: true`). */
-export interface FieldChange {
-  field: string;
-  before?: unknown;
-  after?: unknown;
-  secret?: true;
-}
+export type { FieldChange };
 
 /** What a handler tells the audit row about its write, filled inside the write's transaction. */
 export interface WriteRecord {

@@ -1,9 +1,8 @@
 // The state the generic routes and the custom actions share.
 import type { Kysely } from 'kysely';
-import type { ServerActions } from '../actions/index.ts';
 import type { Manifest } from '../../kernel/manifest/types.ts';
 import type { Capabilities } from '../db/database.ts';
-import type { AuditLog } from '../plugins/audit.ts';
+import type { Actor, AuditLog } from '../plugins/audit.ts';
 import type { LiveHub } from '../plugins/live-hub.ts';
 import type { ChangeFeed } from './changes.ts';
 import type { EntityModel } from './model.ts';
@@ -27,6 +26,70 @@ export interface Engine {
   /** The application's named custom handlers, record checks, before-destroy hooks and value sources. */
   actions: ServerActions;
 }
+
+/** What an application hands the server engine at start-up: its named handlers, checks, hooks and value sources. */
+export interface ServerActions {
+  handlers: Record<string, CustomHandler>;
+  checks: Record<string, RecordCheck>;
+  beforeDestroy: Record<string, BeforeDestroy>;
+  valueSources: Record<string, ValueSource>;
+}
+
+// The types of the server's name-keyed registries (server/actions/index.ts) live beside the Engine they receive,
+// so neither file imports the other.
+export interface ActionContext {
+  engine: Engine;
+  /** The connection to use: the write's transaction when the handler writes. */
+  db: Kysely<any>;
+  input: Record<string, unknown>;
+  actor: Actor;
+  /** What the handler's `prepare` returned. */
+  prepared?: unknown;
+  /** The caller's address (request.ip) and the backend's origin as the caller reached it. */
+  client?: { ip: string; origin: string };
+  /** The call's path, e.g. /v1/combination/get. */
+  path?: string;
+}
+
+export interface CustomHandler {
+  /** Writes run in a transaction with their audit row. */
+  write?: boolean;
+  /** Entities besides the declaring manifest's that the handler writes, announced on the change feed. */
+  touches?: string[];
+  /** A body limit above the server's 1 MiB default, for calls that carry a whole file's worth of data. */
+  bodyLimit?: number;
+  /**
+   * Work done before the write's transaction opens, such as a call to another service that must not hold the
+   * database meanwhile; its result reaches `run` (and `undo`) as `ctx.prepared`.
+   */
+  prepare?(ctx: ActionContext): Promise<unknown>;
+  /** Takes back what `prepare` did when the write then fails; its own failure is reported, never thrown. */
+  undo?(ctx: ActionContext): Promise<void>;
+  /**
+   * A device handler: it needs no actor, writes no users-log row and may serve only a `public` action (and a
+   * public action only such a handler); the engine checks both at start.
+   */
+  public?: true;
+  run(ctx: ActionContext): Promise<unknown>;
+}
+
+/** What a record check may read: the write's transaction, and whether the record is added or edited. */
+export interface CheckContext {
+  engine: Engine;
+  db: Kysely<any>;
+  mode: 'create' | 'update';
+}
+
+/** Checks named by an action's `check`: the problems of a record about to be stored (empty when none). */
+export type RecordCheck = (record: Record<string, unknown>, ctx: CheckContext) => string[] | Promise<string[]>;
+
+/**
+ * Hooks named by a destroy action's `before`: they run on the stored record before the delete's transaction
+ * opens (so a call to another service holds no database lock); a failure refuses the call and keeps the record.
+ */
+export type BeforeDestroy = (record: Record<string, unknown>, engine: Engine) => Promise<void>;
+
+export type ValueSource = (ctx: Omit<ActionContext, 'input'>) => Promise<unknown>;
 
 export const TOKENS_TABLE = 'auth_tokens';
 

@@ -4,8 +4,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Engine } from '../crud/context.ts';
+
+/** One field a write changed (server/audit/diff.ts computes them); a secret's values are never kept. */
+export interface FieldChange {
+  field: string;
+  before?: unknown;
+  after?: unknown;
+  secret?: true;
+}
 import type { EntityModel } from '../crud/model.ts';
-import type { FieldChange } from '../audit/diff.ts';
 
 export interface Actor {
   id: number | null;

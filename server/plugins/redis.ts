@@ -29,7 +29,7 @@ export async function connectRedis(app: FastifyInstance, config: Pick<Config, 'r
   } catch (error) {
     publisher.destroy();
     subscriber.destroy();
-    throw new Error(`REDIS_URL: cannot connect to Redis (${(error as Error).message})`);
+    throw new Error(`REDIS_URL: cannot connect to Redis (${(error as Error).message})`, { cause: error });
   }
   return {
     adapter: createAdapter(publisher, subscriber, { key: config.redisPrefix }),

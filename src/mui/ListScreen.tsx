@@ -152,7 +152,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
     return <Piece key={name} manifest={manifest} role={role} reload={reload} row={row} />;
   }
   const sizes = list?.pageSizes ?? [];
-  const sortable = list?.sortable ?? [];
+  const sortable = useMemo(() => list?.sortable ?? [], [list]);
   // A header click sorts like the "Sort by" select: the same URL state.
   const gridSort = useMemo(
     () => ({ by: query.sortBy, order: query.sortOrder, sortable, onChange: (next: ListSort) => setSort(next.by, next.order) }),

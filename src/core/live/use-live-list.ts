@@ -4,7 +4,7 @@
 // changed it.
 import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { createStore } from '../store';
-import { createThrottle, LIVE_REFRESH_MS } from './live-refresh';
+import { createThrottle, LIVE_REFRESH_MS } from './throttle';
 
 export interface EntityChanged {
   entity: string;
