@@ -9,7 +9,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { refusalText } from '../../src/core/manifest/error-text.ts';
-import { badRequest } from '../errors.ts';
+import { fieldError } from '../errors.ts';
 import type { Engine } from '../crud/context.ts';
 import { localPath } from '../crud/files.ts';
 import type { ActionContext } from './index.ts';
@@ -195,7 +195,7 @@ export async function reloadBuildsForWl({ engine, db, input }: ActionContext) {
     .select('name')
     .where('id', '=', input.whitelabelId as number)
     .executeTakeFirst();
-  if (!whitelabel) throw badRequest(refusalText.noRecord('Whitelabel ID', 'whitelabel', input.whitelabelId));
+  if (!whitelabel) throw fieldError('whitelabelId', refusalText.noRecord('Whitelabel ID', 'whitelabel', input.whitelabelId));
   const name = String(whitelabel.name);
   const problems: BuildProblem[] = [];
   const found = await scanBuilds(engine.dataDir, name, problems);

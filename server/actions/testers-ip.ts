@@ -1,7 +1,7 @@
 // testersIP.addArray: the IP import stores the whole list in one transaction or nothing, after checking
 // every entry with the same rules the import modal uses.
 import { isIpv4Cidr, withMask } from '../../overrides/ip-import/expand.ts';
-import { badRequest } from '../errors.ts';
+import { fieldError } from '../errors.ts';
 import type { ActionContext } from './index.ts';
 
 const IMPORT_VENDORS = new Set(['samsung', 'lg']);
@@ -38,7 +38,7 @@ export async function addIpArray({ engine, db, input }: ActionContext) {
   });
   if (bad > 0) {
     const more = bad > problems.length ? ` (and ${bad - problems.length} more)` : '';
-    throw badRequest(`ips: ${bad} bad ${bad === 1 ? 'entry' : 'entries'}, nothing stored: ${problems.join('; ')}${more}`);
+    throw fieldError('ips', `ips: ${bad} bad ${bad === 1 ? 'entry' : 'entries'}, nothing stored: ${problems.join('; ')}${more}`);
   }
   const table = engine.models.get('testerIP')!.table;
   const now = new Date().toISOString();

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { ActionDecl, FieldSchema, FilterDecl, Role } from '../../src/core/manifest/types.ts';
-import { AppError, badRequest, conflict, notFound } from '../errors.ts';
+import { AppError, badRequest, conflict, fieldError, fieldErrors, notFound } from '../errors.ts';
 import { hashPassword } from '../plugins/passwords.ts';
 import type { Actor } from '../plugins/audit.ts';
 import { beforeDestroy, customHandlers, recordChecks, valueSources } from '../actions/index.ts';
@@ -80,8 +80,8 @@ function refuseReadOnly(model: EntityModel, input: Record<string, unknown>, allo
   for (const field of Object.keys(input)) {
     if (allowed.has(field)) continue;
     const schema = model.props[field];
-    if (schema?.readOnly || schema?.['x-derived']) throw badRequest(refusalText.readOnly(titleOf(model.props, field)));
-    if (schema) throw badRequest(refusalText.notByThisCall(titleOf(model.props, field)));
+    if (schema?.readOnly || schema?.['x-derived']) throw fieldError(field, refusalText.readOnly(titleOf(model.props, field)));
+    if (schema) throw fieldError(field, refusalText.notByThisCall(titleOf(model.props, field)));
   }
 }
 
@@ -111,17 +111,22 @@ async function storedValues(engine: Engine, model: EntityModel, values: Record<s
   return out;
 }
 
+/** Every related record the values name must exist; all the missing ones are named in one 400. */
 async function checkRelations(engine: Engine, model: EntityModel, values: Record<string, unknown>, trx: Kysely<any>) {
+  const problems: { field: string; message: string }[] = [];
   for (const relation of model.manifest.relations ?? []) {
     const value = values[relation.field];
     if (value === null || value === undefined) continue;
     const target = engine.models.get(relation.entity)!;
     const found = await trx.selectFrom(target.table).select('id').where('id', '=', value).executeTakeFirst();
-    if (!found) throw badRequest(refusalText.noRecord(titleOf(model.props, relation.field), relation.entity, value));
+    if (!found) problems.push({ field: relation.field, message: refusalText.noRecord(titleOf(model.props, relation.field), relation.entity, value) });
   }
+  if (problems.length) throw fieldErrors(problems);
 }
 
+/** Every unique constraint the values would break, in one 409 naming the fields of each. */
 async function checkUnique(engine: Engine, model: EntityModel, stored: Record<string, unknown>, trx: Kysely<any>, exceptId?: number) {
+  const problems: { field: string; message: string }[] = [];
   for (const fields of model.manifest.storage?.unique ?? []) {
     if (!fields.some((f) => f in stored)) continue;
     let query = trx.selectFrom(model.table).select('id');
@@ -133,9 +138,11 @@ async function checkUnique(engine: Engine, model: EntityModel, stored: Record<st
     }
     if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
     if (await query.executeTakeFirst()) {
-      throw conflict(refusalText.taken(fields.map((f) => titleOf(model.props, f))));
+      const message = refusalText.taken(fields.map((f) => titleOf(model.props, f)));
+      for (const f of fields) problems.push({ field: f, message });
     }
   }
+  if (problems.length) throw fieldErrors(problems, 409, 'ERR_UNIQUE');
 }
 
 /**
@@ -153,8 +160,8 @@ async function write<T>(engine: Engine, call: CallContext, body: (trx: Kysely<an
     return result;
   } catch (error) {
     if (error instanceof AppError) throw error;
-    if (engine.caps.isUniqueViolation(error)) throw conflict('A unique value is already taken');
-    if (engine.caps.isForeignKeyViolation(error)) throw conflict('The record is still referenced by other records');
+    if (engine.caps.isUniqueViolation(error)) throw conflict('A unique value is already taken', 'ERR_UNIQUE');
+    if (engine.caps.isForeignKeyViolation(error)) throw conflict('The record is still referenced by other records', 'ERR_REFERENCED');
     throw error;
   }
 }
@@ -178,7 +185,7 @@ async function findByKey(engine: Engine, model: EntityModel, key: string[], inpu
 }
 
 function refuse(action: ActionDecl, record: Record<string, unknown>) {
-  if (action.refuseWhen && matches(action.refuseWhen, record)) throw conflict(action.refuseWhen.message);
+  if (action.refuseWhen && matches(action.refuseWhen, record)) throw conflict(action.refuseWhen.message, 'ERR_REFUSED');
 }
 
 async function revokeIfAccount(engine: Engine, model: EntityModel, trx: Kysely<any>, id: number) {
@@ -204,7 +211,7 @@ function createHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
     refuseReadOnly(model, input, settable);
     coerceAll(input, model.props, call.source);
     check(validate, input);
-    for (const f of required) if (fileFields.has(f) && !files.has(f)) throw badRequest(`${titleOf(model.props, f)} is required`);
+    for (const f of required) if (fileFields.has(f) && !files.has(f)) throw fieldError(f, `${titleOf(model.props, f)} is required`);
     const values: Record<string, unknown> = {};
     for (const f of settable) {
       if (f in input) values[f] = input[f];
@@ -238,7 +245,7 @@ function updateHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
     const input = call.input;
     const version = takeVersion(model, input);
     const files = await takeUploads(model, input);
-    for (const f of files.keys()) if (!writable.has(f)) throw badRequest(refusalText.notByThisCall(titleOf(model.props, f)));
+    for (const f of files.keys()) if (!writable.has(f)) throw fieldError(f, refusalText.notByThisCall(titleOf(model.props, f)));
     refuseReadOnly(model, input, allowed);
     coerceAll(input, model.props, call.source);
     check(validate, input);
@@ -249,7 +256,7 @@ function updateHandler(engine: Engine, model: EntityModel, action: ActionDecl): 
       await checkVersion(engine, model, current, version, trx);
       for (const f of locked) {
         if (f in input && !key.includes(f) && JSON.stringify(input[f]) !== JSON.stringify(current[f])) {
-          throw badRequest(refusalText.locked(titleOf(model.props, f)));
+          throw fieldError(f, refusalText.locked(titleOf(model.props, f)));
         }
       }
       const values: Record<string, unknown> = {};

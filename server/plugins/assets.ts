@@ -33,11 +33,11 @@ export function registerAssets(app: FastifyInstance, dataDir: string, folders: s
       try {
         urlPath = decodeURIComponent(urlPath);
       } catch {
-        return reply.status(400).send({ result: false, message: `Bad path ${urlPath}` });
+        return reply.status(400).send({ result: false, message: `Bad path ${urlPath}`, code: 'ERR_MALFORMED' });
       }
       const full = localPath(dataDir, urlPath, folder);
       const found = full ? await stat(full).catch(() => undefined) : undefined;
-      if (!full || !found?.isFile()) return reply.status(404).send({ result: false, message: `No file ${urlPath}` });
+      if (!full || !found?.isFile()) return reply.status(404).send({ result: false, message: `No file ${urlPath}`, code: 'ERR_NOT_FOUND' });
       return reply
         .header('content-type', TYPES[extname(full).toLowerCase()] ?? 'application/octet-stream')
         .header('x-content-type-options', 'nosniff')
