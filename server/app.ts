@@ -1,6 +1,6 @@
 // Builds the whole server from the manifests: database, tables, routes, auth, audit, live socket, panel.
 // Tests call buildApp() and use inject(); server/main.ts calls it and listens.
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import cors from '@fastify/cors';
 import { loadConfig, type Config } from './config.ts';
 import { installErrorHandlers } from './errors.ts';
@@ -21,7 +21,7 @@ import { availableHosts, isApiPath, registerPanel } from './plugins/panel.ts';
 import { registerUploads } from './plugins/uploads.ts';
 import { BUILDS_FOLDER } from './actions/builds.ts';
 import { registerAssets, uploadFolders } from './plugins/assets.ts';
-import { registerGitlab } from './gitlab/pipelines.ts';
+import { registerGitlab, WEBHOOK_PATH } from './gitlab/pipelines.ts';
 import { registerBrowserSecurity } from './plugins/browser-security.ts';
 import { recoverFiles } from './crud/file-journal.ts';
 import type { AttemptLimits } from './plugins/rate-limit.ts';
@@ -29,6 +29,7 @@ import { loggerOptions, type LogDestination } from './logging.ts';
 import { registerPublicRateLimit } from './plugins/public-rate-limit.ts';
 import { registerDeviceLookup } from './actions/device/lookup.ts';
 import { bridgeChanges } from './plugins/change-bridge.ts';
+import { registerApiDocs } from './openapi/routes.ts';
 
 export interface BuildOptions {
   config?: Partial<Config>;
@@ -36,6 +37,8 @@ export interface BuildOptions {
   logger?: boolean | LogDestination;
   /** Where operational events (a database outage starting and ending) are reported; stderr by default. */
   log?: (line: string) => void;
+  /** Told of every route as it is registered (tests check that /openapi.json describes them all). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 declare module 'fastify' {
@@ -95,6 +98,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
   });
   app.decorate('engine', engine);
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.addHook('onClose', async () => database.close());
   try {
     await syncSchema(engine.db, engine.caps, [...models.values()]);
@@ -122,5 +126,6 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   registerAssets(app, config.dataDir, fileFolders);
   registerLive(app, engine, { panelHosts: availableHosts(config), corsOrigins: config.corsOrigins });
   registerGitlab(app, engine, config.gitlab);
+  if (config.apiDocs !== false) registerApiDocs(app, manifests, { fileFolders, hasPanel, webhookPath: WEBHOOK_PATH });
   return app;
 }
