@@ -1,6 +1,6 @@
 // Builds the whole server from the manifests: database, tables, routes, auth, audit, live socket, panel.
 // Tests call buildApp() and use inject(); server/main.ts calls it and listens.
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import cors from '@fastify/cors';
 import { loadConfig, type Config } from './config.ts';
 import { installErrorHandlers } from './errors.ts';
@@ -23,7 +23,7 @@ import { availableHosts, isApiPath, registerPanel } from './plugins/panel.ts';
 import { registerUploads } from './plugins/uploads.ts';
 import { BUILDS_FOLDER } from './actions/builds.ts';
 import { registerAssets, uploadFolders } from './plugins/assets.ts';
-import { registerGitlab } from './gitlab/pipelines.ts';
+import { registerGitlab, WEBHOOK_PATH } from './gitlab/pipelines.ts';
 import { registerBrowserSecurity } from './plugins/browser-security.ts';
 import { recoverFiles } from './crud/file-journal.ts';
 import type { AttemptLimits } from './plugins/rate-limit.ts';
@@ -34,6 +34,7 @@ import { bridgeChanges } from './plugins/change-bridge.ts';
 import { whileLocked } from './db/locks.ts';
 import { connectRedis } from './plugins/redis.ts';
 import { registerJsonBodies } from './plugins/json-body.ts';
+import { registerApiDocs } from './openapi/routes.ts';
 
 export interface BuildOptions {
   config?: Partial<Config>;
@@ -43,6 +44,8 @@ export interface BuildOptions {
   log?: (line: string) => void;
   /** The application's custom handlers, checks, hooks and value sources; this application's (server/actions) by default. */
   actions?: ServerActions;
+  /** Told of every route as it is registered (tests check that /openapi.json describes them all). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 declare module 'fastify' {
@@ -105,6 +108,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
   });
   app.decorate('engine', engine);
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   registerJsonBodies(app);
   app.addHook('onClose', async () => database.close());
   try {
@@ -139,5 +143,6 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   const stopLiveLists = registerLiveLists(engine, io);
   app.addHook('onClose', async () => stopLiveLists());
   registerGitlab(app, engine, config.gitlab);
+  if (config.apiDocs !== false) registerApiDocs(app, manifests, { fileFolders, hasPanel, webhookPath: WEBHOOK_PATH, handlers: engine.actions.handlers });
   return app;
 }

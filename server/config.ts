@@ -31,6 +31,8 @@ export interface Config {
   redisPrefix: string;
   /** GitLab for the Pipelines screen (server/gitlab/); any of the four settings missing = not configured. */
   gitlab: GitlabConfig;
+  /** /openapi.json and /docs on the panel hosts (API_DOCS=on, the default), or not at all (off). */
+  apiDocs?: boolean;
 }
 
 export interface GitlabConfig {
@@ -99,7 +101,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || undefined,
     redisPrefix: env.REDIS_PREFIX || 'wl-panel',
     gitlab: gitlabConfig(env),
+    apiDocs: onOff(env, 'API_DOCS', true),
   };
+}
+
+function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const value = env[name]?.trim().toLowerCase();
+  if (!value) return fallback;
+  if (value === 'on') return true;
+  if (value === 'off') return false;
+  throw new Error(`${name} is on or off: ${env[name]}`);
 }
 
 function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

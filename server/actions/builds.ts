@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { refusalText } from '../../kernel/manifest/error-text.ts';
 import { SEMVER } from '../../kernel/rules/formats.ts';
-import { badRequest, conflict } from '../errors.ts';
+import { conflict, fieldError } from '../errors.ts';
 import { tryTransactionLock } from '../db/locks.ts';
 import type { Engine } from '../crud/context.ts';
 import { localPath } from '../crud/files.ts';
@@ -205,7 +205,7 @@ export async function reloadBuildsForWl({ engine, db, input }: ActionContext) {
     .select('name')
     .where('id', '=', input.whitelabelId as number)
     .executeTakeFirst();
-  if (!whitelabel) throw badRequest(refusalText.noRecord('Whitelabel ID', 'whitelabel', input.whitelabelId));
+  if (!whitelabel) throw fieldError('whitelabelId', refusalText.noRecord('Whitelabel ID', 'whitelabel', input.whitelabelId));
   const name = String(whitelabel.name);
   const problems: BuildProblem[] = [];
   const found = await scanBuilds(engine.dataDir, name, problems);

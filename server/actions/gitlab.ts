@@ -1,7 +1,7 @@
 // The calls of the Pipelines screen under /v1/admin/gitlab/ (schemas/pipeline.json): run a pipeline of a
 // whitelabel, the jobs of one for the statuses modal, whether GitLab is configured, and the cancel that runs
 // before a pipeline's record is deleted. The GitLab side lives in server/gitlab/.
-import { badRequest, notFound } from '../errors.ts';
+import { fieldError, notFound } from '../errors.ts';
 import type { Engine } from '../crud/context.ts';
 import { readOne } from '../crud/rows.ts';
 import { GitlabError, type GitlabPipeline } from '../gitlab/client.ts';
@@ -38,14 +38,14 @@ export const runPipeline: CustomHandler = {
       .select(['id', 'name'])
       .where('id', '=', input.whitelabelId as number)
       .executeTakeFirst();
-    if (!whitelabel) throw badRequest(`whitelabelId: no whitelabel with id ${String(input.whitelabelId)}`);
+    if (!whitelabel) throw fieldError('whitelabelId', `whitelabelId: no whitelabel with id ${String(input.whitelabelId)}`);
     const version = String(input.version);
     try {
       const pipeline = await client.createPipeline(version, { [CI_VARIABLES.name]: String(whitelabel.name), [CI_VARIABLES.id]: String(whitelabel.id) });
       return { pipeline, whitelabel: { id: Number(whitelabel.id), name: String(whitelabel.name) } };
     } catch (error) {
       if (error instanceof GitlabError && error.gitlabStatus === 400) {
-        throw badRequest(`version: GitLab cannot run a pipeline for ${version}: ${error.message.replace(/^.*?\(HTTP 400\):?\s*/, '')}`);
+        throw fieldError('version', `version: GitLab cannot run a pipeline for ${version}: ${error.message.replace(/^.*?\(HTTP 400\):?\s*/, '')}`);
       }
       throw error;
     }

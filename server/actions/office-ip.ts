@@ -31,6 +31,6 @@ export async function updateOfficeIp({ engine, db, input }: ActionContext) {
 
 export const officeIpSource: ValueSource = async (ctx) => {
   const ip = await readOfficeIp(ctx);
-  if (!ip) throw conflict('ipAddress: no office IP is set yet; an admin or developer sets it on the Combinations screen');
+  if (!ip) throw conflict('ipAddress: no office IP is set yet; an admin or developer sets it on the Combinations screen', 'ERR_REFUSED');
   return ip;
 };

@@ -5,7 +5,7 @@
 // (the device lookup, /healthz) are served meanwhile instead of waiting seconds behind one import.
 import type { Kysely } from 'kysely';
 import { isIpv4Cidr, withMask } from '../../kernel/rules/ip.ts';
-import { badRequest } from '../errors.ts';
+import { fieldError } from '../errors.ts';
 import type { ActionContext } from './types.ts';
 
 const IMPORT_VENDORS = new Set(['samsung', 'lg']);
@@ -60,7 +60,7 @@ const entries = input.ips as unknown[];
   }
   if (bad > 0) {
     const more = bad > problems.length ? ` (and ${bad - problems.length} more)` : '';
-    throw badRequest(`ips: ${bad} bad ${bad === 1 ? 'entry' : 'entries'}, nothing stored: ${problems.join('; ')}${more}`);
+    throw fieldError('ips', `ips: ${bad} bad ${bad === 1 ? 'entry' : 'entries'}, nothing stored: ${problems.join('; ')}${more}`);
   }
   return rows;
 }

@@ -8,7 +8,7 @@ import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { FileRule } from '../../kernel/manifest/types.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest, fieldError, onField } from '../errors.ts';
 import { isUploadedFile } from '../plugins/uploads.ts';
 import { checkUpload } from './file-checks.ts';
 import type { EntityModel } from './model.ts';
@@ -33,12 +33,18 @@ export async function takeUploads(model: EntityModel, input: Record<string, unkn
   for (const [field, value] of Object.entries(input)) {
     const rule = rules[field];
     if (!isUploadedFile(value)) {
-      if (rule?.path) throw badRequest(`${model.props[field]?.title ?? field} must be an uploaded file`);
+      if (rule?.path) throw fieldError(field, `${model.props[field]?.title ?? field} must be an uploaded file`);
       continue;
     }
-    if (!rule) throw badRequest(`${model.props[field]?.title ?? field} must be a text field, not a file`);
+    if (!rule) throw fieldError(field, `${model.props[field]?.title ?? field} must be a text field, not a file`);
     // Bounded by the rule's maxBytes, which the upload stream enforced before anything was kept.
-    const accepted = checkUpload(rule, model.props[field]?.title ?? field, { filename: value.filename, data: await readFile(value.path) });
+    const data = await readFile(value.path);
+    let accepted: unknown;
+    try {
+      accepted = checkUpload(rule, model.props[field]?.title ?? field, { filename: value.filename, data });
+    } catch (error) {
+      throw onField(error, field);
+    }
     if (rule.path) {
       files.set(field, accepted as Buffer);
       delete input[field];
@@ -54,7 +60,7 @@ export async function takeUploads(model: EntityModel, input: Record<string, unkn
 export function storagePath(template: string, record: Record<string, unknown>): string {
   return template.replace(/\{(\w+)\}/g, (_, field: string) => {
     const value = String(record[field] ?? '');
-    if (!/^[A-Za-z0-9_-]+$/.test(value)) throw badRequest(`${field}: must be letters, digits, - or _ to name its files`);
+    if (!/^[A-Za-z0-9_-]+$/.test(value)) throw fieldError(field, `${field}: must be letters, digits, - or _ to name its files`);
     return value;
   });
 }

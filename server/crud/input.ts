@@ -7,7 +7,8 @@ import type { ActionDecl, FieldSchema } from '../../kernel/manifest/types.ts';
 import { describeProblem, fieldTitle } from '../../kernel/manifest/error-text.ts';
 import { CUSTOM_FORMATS } from '../../kernel/rules/formats.ts';
 import { IPV4 } from '../../kernel/rules/ip.ts';
-import { AppError, badRequest } from '../errors.ts';
+import { AppError, fieldError, malformed } from '../errors.ts';
+import type { FieldProblem } from '../error-codes.ts';
 import { fieldKind } from './model.ts';
 
 /** Strings without a declared maxLength are capped, so a record cannot be stuffed with megabytes of text. */
@@ -29,14 +30,14 @@ export function readRaw(request: FastifyRequest, source: InputSource): Record<st
   const raw = source === 'query' ? request.query : request.body;
   const out: Record<string, unknown> = Object.create(null);
   if (raw === undefined || raw === null || raw === '') return out;
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw badRequest('The body must be a JSON object');
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw malformed('The body must be a JSON object');
   for (const key of Object.keys(raw)) {
-    if (FORBIDDEN_KEYS.has(key)) throw badRequest(`${key}: is not an accepted field`);
+    if (FORBIDDEN_KEYS.has(key)) throw fieldError(key, `${key}: is not an accepted field`);
     let value = (raw as Record<string, unknown>)[key];
-    if (source !== 'json' && Array.isArray(value)) throw badRequest(`${key} must be given once`);
+    if (source !== 'json' && Array.isArray(value)) throw fieldError(key, `${key} must be given once`);
     if (source === 'multipart') value = multipartValue(key, value);
     // PostgreSQL text cannot hold NUL, and no field of this product needs one.
-    if (typeof value === 'string' && value.includes('\0')) throw badRequest(`${key}: must not contain a NUL character`);
+    if (typeof value === 'string' && value.includes('\0')) throw fieldError(key, `${key}: must not contain a NUL character`);
     out[key] = value;
   }
   return out;
@@ -45,13 +46,13 @@ export function readRaw(request: FastifyRequest, source: InputSource): Record<st
 /** A multipart part as a plain value: a field's text, or the UploadedFile that onFile attached. */
 function multipartValue(key: string, part: unknown): unknown {
   const p = part as { type?: string; value?: unknown; valueTruncated?: boolean } | null;
-  if (!p || typeof p !== 'object' || !('value' in p)) throw badRequest(`${key}: is not a form field`);
-  if (p.valueTruncated) throw new AppError(413, `${key}: the value is too large`);
+  if (!p || typeof p !== 'object' || !('value' in p)) throw fieldError(key, `${key}: is not a form field`);
+  if (p.valueTruncated) throw fieldError(key, `${key}: the value is too large`, 413);
   return p.value;
 }
 
 /** JSON.parse that refuses prototype-poisoning keys anywhere in the value. */
-export function parseJsonSafely(text: string, field: string): unknown {
+export function parseJsonSafely(text: string, field: string, key = field): unknown {
   try {
     // The reviver costs more than the parse (the device lookup parses `platform` on every call): text that cannot
     // spell a forbidden key, even \u-escaped, needs none.
@@ -61,7 +62,7 @@ export function parseJsonSafely(text: string, field: string): unknown {
       return value;
     });
   } catch (error) {
-    throw badRequest(`${field} is not valid JSON (${(error as Error).message})`);
+    throw fieldError(key, `${field} is not valid JSON (${(error as Error).message})`);
   }
 }
 
@@ -73,7 +74,7 @@ const allowsString = (schema: FieldSchema) =>
 export function coerce(value: unknown, schema: FieldSchema, field: string, fromStrings: boolean): unknown {
   const kind = fieldKind(schema);
   if (kind === 'json') {
-    if (typeof value === 'string' && !allowsString(schema)) return parseJsonSafely(value, schema.title ?? field);
+    if (typeof value === 'string' && !allowsString(schema)) return parseJsonSafely(value, schema.title ?? field, field);
     return value;
   }
   // SPEC 9: the default mask is 32, so a stored address always carries one (as the import's do).
@@ -131,8 +132,74 @@ export function describeError(error: ErrorObject, props?: Record<string, FieldSc
 /** The title of a field for messages, e.g. `Whitelabel ID` for whitelabelId. */
 export const titleOf = (props: Record<string, FieldSchema | undefined> | undefined, field: string) => fieldTitle(field, props);
 
+/** Validators of single fields, compiled when a request first fails, to name every bad field rather than the first. */
+const perField = new WeakMap<ValidateFunction, Map<string, ValidateFunction>>();
+
+function fieldValidator(validate: ValidateFunction, field: string, schema: object): ValidateFunction | undefined {
+  let map = perField.get(validate);
+  if (!map) perField.set(validate, (map = new Map()));
+  if (!map.has(field)) {
+    let one: ValidateFunction | undefined;
+    try {
+      one = ajv.compile(schema);
+    } catch {
+      // A field schema that only makes sense inside its parent ($ref to a sibling) is checked by the whole only.
+      one = undefined;
+    }
+    map.set(field, one!);
+  }
+  return map.get(field);
+}
+
+/**
+ * Every bad field of an input the whole validator refused, one problem per field: each present field checked
+ * alone (bounded by the number of fields, unlike ajv's allErrors on a huge array), missing required ones, and
+ * fields not accepted. The first problem is the one ajv stopped at, so `message` reads as before.
+ */
+function problemsOf(validate: ValidateFunction, input: unknown, props: Record<string, FieldSchema> | undefined): FieldProblem[] {
+  const first = validate.errors![0];
+  const out: FieldProblem[] = [];
+  const seen = new Set<string>();
+  const add = (field: string | undefined, message: string) => {
+    if (field === undefined || seen.has(field)) return;
+    seen.add(field);
+    out.push({ field, message });
+  };
+  add(topField(first), describeError(first, props));
+  const schema = validate.schema as { properties?: Record<string, object>; required?: string[]; additionalProperties?: unknown };
+  if (!input || typeof input !== 'object' || !schema.properties) return out;
+  const values = input as Record<string, unknown>;
+  for (const [field, value] of Object.entries(values)) {
+    if (seen.has(field)) continue;
+    const fieldSchema = schema.properties[field];
+    if (!fieldSchema) {
+      if (schema.additionalProperties === false) add(field, describeProblem([field], 'additionalProperties', { additionalProperty: field }, props));
+      continue;
+    }
+    const one = fieldValidator(validate, field, fieldSchema);
+    if (!one || one(value)) continue;
+    const error = one.errors![0];
+    add(field, describeError({ ...error, instancePath: `/${field.replace(/~/g, '~0').replace(/\//g, '~1')}${error.instancePath}` }, props));
+  }
+  for (const field of schema.required ?? []) if (!(field in values)) add(field, describeProblem([field], 'required', { missingProperty: field }, props));
+  return out;
+}
+
+/** The top-level field an ajv error is about, if any. */
+function topField(error: ErrorObject): string | undefined {
+  const params = error.params as Record<string, unknown>;
+  const top = error.instancePath.split('/')[1];
+  if (top !== undefined) return top.replace(/~1/g, '/').replace(/~0/g, '~');
+  if (error.keyword === 'required') return String(params.missingProperty);
+  if (error.keyword === 'additionalProperties') return String(params.additionalProperty);
+  return undefined;
+}
+
 export function check(validate: ValidateFunction, input: unknown): void {
   if (validate(input)) return;
   const props = fieldsOf.get(validate) ?? (validate.schema as { properties?: Record<string, FieldSchema> }).properties;
-  throw badRequest(describeError(validate.errors![0], props));
+  const message = describeError(validate.errors![0], props);
+  const problems = problemsOf(validate, input, props);
+  // The message stays the sentence of the first error ajv met, whichever field it names.
+  throw problems.length ? new AppError(400, message, undefined, { fields: problems }) : new AppError(400, message);
 }

@@ -62,7 +62,7 @@ export function registerCrudRoutes(app: FastifyInstance, engine: Engine, manifes
       if (action.method === 'GET' && writes(action, engine.actions.handlers)) {
         app.head(action.path, async (_request, reply) => {
           reply.header('allow', 'GET');
-          throw new AppError(405, 'HEAD never runs a call that writes; send GET');
+          throw new AppError(405, 'HEAD never runs a call that writes; send GET', undefined, undefined, 'ERR_METHOD');
         });
       }
     }

@@ -3,7 +3,7 @@
 // when, and carrying the current record so the form can offer a reload. A call without it (an old client) is
 // not checked. Each write moves updatedAt strictly forward, so two writes never share a version.
 import type { Kysely } from 'kysely';
-import { badRequest, staleEdit } from '../errors.ts';
+import { fieldError, staleEdit } from '../errors.ts';
 import type { Engine } from './context.ts';
 import type { EntityModel } from './model.ts';
 
@@ -15,7 +15,7 @@ export function takeVersion(model: EntityModel, input: Record<string, unknown>):
   const value = input[VERSION_FIELD];
   delete input[VERSION_FIELD];
   if (typeof value !== 'string' || value.length > 40 || Number.isNaN(Date.parse(value))) {
-    throw badRequest(`${VERSION_FIELD}: must be the record's ${VERSION_FIELD} as it was read`);
+    throw fieldError(VERSION_FIELD, `${VERSION_FIELD}: must be the record's ${VERSION_FIELD} as it was read`);
   }
   return value;
 }

@@ -6,7 +6,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { GitlabConfig } from '../config.ts';
 import type { Engine } from '../crud/context.ts';
-import { AppError, badRequest, unauthorized } from '../errors.ts';
+import { AppError, fieldError, unauthorized } from '../errors.ts';
 import type { Actor } from '../plugins/audit.ts';
 import { reloadBuildsForWl } from '../actions/builds.ts';
 import { createGitlabClient, GitlabError, type GitlabClient } from './client.ts';
@@ -208,10 +208,10 @@ export function registerGitlab(app: FastifyInstance, engine: Engine, config: Git
     const body = request.body as { object_kind?: unknown; object_attributes?: { id?: unknown; status?: unknown } } | null;
     const attributes = body?.object_attributes;
     if (body?.object_kind !== 'pipeline' || !attributes || !Number.isSafeInteger(attributes.id)) {
-      throw badRequest('object_attributes.id: a pipeline event carries the pipeline id');
+      throw fieldError('object_attributes', 'object_attributes.id: a pipeline event carries the pipeline id');
     }
     if (typeof attributes.status !== 'string' || !/^[a-z_]{1,40}$/.test(attributes.status)) {
-      throw badRequest('object_attributes.status: a pipeline event carries the pipeline status');
+      throw fieldError('object_attributes', 'object_attributes.status: a pipeline event carries the pipeline status');
     }
     const updated = await applyStatus(engine, attributes.id as number, attributes.status, WEBHOOK_PATH, false);
     return { result: true, data: { updated } };

@@ -39,12 +39,12 @@ export async function registerAssets(app: FastifyInstance, dataDir: string, fold
         try {
           urlPath = decodeURIComponent(urlPath);
         } catch {
-          return reply.status(400).send({ result: false, message: `Bad path ${urlPath}` });
+          return reply.status(400).send({ result: false, message: `Bad path ${urlPath}`, code: 'ERR_MALFORMED' });
         }
-        if (!localPath(dataDir, urlPath, folder)) return reply.status(404).send({ result: false, message: `No file ${urlPath}` });
+        if (!localPath(dataDir, urlPath, folder)) return reply.status(404).send({ result: false, message: `No file ${urlPath}`, code: 'ERR_NOT_FOUND' });
       });
       scope.setNotFoundHandler((request, reply) => {
-        reply.status(404).send({ result: false, message: `No file ${safeDecode(request.url.split('?')[0])}` });
+        reply.status(404).send({ result: false, message: `No file ${safeDecode(request.url.split('?')[0])}`, code: 'ERR_NOT_FOUND' });
       });
       await scope.register(fastifyStatic, {
         root,

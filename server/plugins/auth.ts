@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import type { Role } from '../../kernel/manifest/types.ts';
 import { FIRST_ACCOUNT_ROLE } from '../../kernel/roles.ts';
-import { badRequest, forbidden, tooManyRequests, unauthorized } from '../errors.ts';
+import { fieldError, forbidden, tooManyRequests, unauthorized } from '../errors.ts';
 import { TOKENS_TABLE, type Engine } from '../crud/context.ts';
 import { check, objectValidator, readRaw } from '../crud/input.ts';
 import { secretColumn } from '../crud/model.ts';
@@ -172,7 +172,7 @@ export function registerAuth(app: FastifyInstance, engine: Engine, limits: Attem
   app.post('/v1/user/logout', async (request) => {
     if (!request.user) throw unauthorized();
     const input = readRaw(request, 'json');
-    if (Object.keys(input).length) throw badRequest(`${Object.keys(input)[0]}: is not an accepted field`);
+    if (Object.keys(input).length) throw fieldError(Object.keys(input)[0], `${Object.keys(input)[0]}: is not an accepted field`);
     const tokenHash = sha256(tokenFromHeader(request.headers.authorization)!);
     const user = request.user;
     await engine.db.transaction().execute(async (trx) => {

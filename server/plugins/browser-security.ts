@@ -52,7 +52,7 @@ export function registerBrowserSecurity(app: FastifyInstance, options: BrowserSe
   app.addHook('onRequest', async (request, reply) => {
     if (!isPanel(request.url) || hosts.has(request.hostname.toLowerCase())) return;
     reply.header('content-security-policy', API_CSP).status(403);
-    if (request.url.startsWith('/config.json')) return reply.send({ result: false, message: 'The panel is not served on this host' });
+    if (request.url.startsWith('/config.json')) return reply.send({ result: false, message: 'The panel is not served on this host', code: 'ERR_HOST' });
     return reply.type('text/html; charset=utf-8').send(NO_ACCESS_PAGE);
   });
 

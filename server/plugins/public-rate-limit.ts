@@ -83,6 +83,6 @@ export function publicCallGate(app: FastifyInstance) {
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const wait = buckets.take(request.ip);
     if (wait === 0) return done();
-    reply.status(429).header('retry-after', String(wait)).send({ result: false, message: `Too many requests from ${request.ip}; retry in ${wait} s` });
+    reply.status(429).header('retry-after', String(wait)).send({ result: false, message: `Too many requests from ${request.ip}; retry in ${wait} s`, code: 'ERR_RATE_LIMIT' });
   };
 }

@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest, onSendAsyncHookHandler, preValidationAsyncHookHandler } from 'fastify';
 import multipart, { type Multipart } from '@fastify/multipart';
 import type { FileRule } from '../../kernel/manifest/types.ts';
-import { AppError, badRequest } from '../errors.ts';
+import { AppError, fieldError, malformed } from '../errors.ts';
 import { STAGING, stagingPath } from '../crud/file-journal.ts';
 
 /** One uploaded file as the handlers see it: staged on disk, read back only by the checks of its rule. */
@@ -44,17 +44,17 @@ export interface MultipartShape {
   titles?: Record<string, string>;
 }
 
-function tooLarge(field: string, max: number) {
-  return new AppError(413, `${field} is larger than ${max} bytes`);
+function tooLarge(field: string, max: number, key = field) {
+  return fieldError(key, `${field} is larger than ${max} bytes`, 413);
 }
 
 /** Copies a file part to `path`, refusing it as soon as it passes `max` bytes. */
-async function stageFile(stream: NodeJS.ReadableStream, path: string, field: string, max: number): Promise<number> {
+async function stageFile(stream: NodeJS.ReadableStream, path: string, field: string, max: number, key = field): Promise<number> {
   let size = 0;
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       size += chunk.length;
-      done(size > max ? tooLarge(field, max) : null, chunk);
+      done(size > max ? tooLarge(field, max, key) : null, chunk);
     },
   });
   await pipeline(stream, counter, createWriteStream(path, { flags: 'wx' }));
@@ -68,7 +68,7 @@ function asClientError(error: unknown): unknown {
   const message = error instanceof Error ? error.message : String(error);
   if (typeof status === 'number' && status === 413) return new AppError(413, `The form is too large: ${message}`);
   if ((error as NodeJS.ErrnoException).code === 'ENOSPC') return error;
-  return badRequest(`The multipart form is malformed: ${message}`);
+  return malformed(`The multipart form is malformed: ${message}`);
 }
 
 const staged = new WeakMap<FastifyRequest, string[]>();
@@ -120,13 +120,13 @@ export function readMultipart(dataDir: string, shape: MultipartShape): preValida
         }
         const rule = shape.files[part.fieldname];
         const title = shape.titles?.[part.fieldname] ?? part.fieldname;
-        if (!rule) throw badRequest(`${title} must be a text field, not a file`);
-        if (body[part.fieldname] !== undefined) throw badRequest(`${title} must be given once`);
+        if (!rule) throw fieldError(part.fieldname, `${title} must be a text field, not a file`);
+        if (body[part.fieldname] !== undefined) throw fieldError(part.fieldname, `${title} must be given once`);
         const max = Math.min(rule.maxBytes ?? MAX_UPLOAD_BYTES, MAX_UPLOAD_BYTES);
         const path = stagingPath(dataDir, '.upload');
         paths.push(path);
-        const size = await stageFile(part.file, path, title, max);
-        if (part.file.truncated) throw tooLarge(title, max);
+        const size = await stageFile(part.file, path, title, max, part.fieldname);
+        if (part.file.truncated) throw tooLarge(title, max, part.fieldname);
         const file: UploadedFile = { kind: 'file', filename: part.filename, mimetype: part.mimetype, path, size };
         keep(part.fieldname, { type: 'file', value: file });
       }

@@ -11,7 +11,8 @@ import { recordNoun } from '../../kernel/manifest/fields';
 import { usePanel } from '../core/app/panel';
 import { useWrite } from '../core/app/write-status';
 import { acceptOf, fileRuleOf, withFiles, type ChosenFiles } from '../core/form/files';
-import { errorField, formErrorText } from '../core/form/form-errors';
+import { errorField, formErrorText, withServerErrors } from '../core/form/form-errors';
+import { serverFieldErrors } from '../core/http/http-error';
 import { formFields, formJsonSchema, initialValues, requiredFilled } from '../core/form/form-schema';
 import { formValidator } from '../core/form/validator';
 import type { FieldSchema } from '../../kernel/manifest/types';
@@ -91,8 +92,16 @@ export default function FormModal({ manifest, role, record, open, onClose, onSav
   const pending = write.status === 'pending';
   const title = mode === 'create' && action?.[1].ui?.label ? action[1].ui.label : mode === 'edit' ? t('Edit {noun}', { noun: recordNoun(manifest) }) : t('Add {noun}', { noun: recordNoun(manifest) });
 
+  // The values of the last save, so the fields the server refused stay marked until they are changed.
+  const [sent, setSent] = useState<Values | null>(null);
+  const shownErrors = useMemo(
+    () => withServerErrors(problems, serverFieldErrors(write.failure), values, sent, fields.map((f) => f.name)),
+    [problems, write.failure, values, sent, fields],
+  );
+
   async function save(formData: Values) {
     if (!action) return;
+    setSent(formData);
     const fields = record ? updatePayload(manifest, action[1], record, formData) : createPayload(manifest, formData);
     const payload = withFiles(manifest, fields, files.current);
     if (await write.run(() => panel.provider.call(action[1], payload))) onSaved();
@@ -123,7 +132,7 @@ export default function FormModal({ manifest, role, record, open, onClose, onSav
           widgets={FORM_WIDGETS}
           transformErrors={transformErrors}
           formContext={formContext}
-          extraErrors={problems}
+          extraErrors={shownErrors}
           noHtml5Validate
           showErrorList={false}
           disabled={pending}

@@ -45,7 +45,7 @@ forEachDialect(
       expect((await get('/assets/app.js', 'evil.example.net')).statusCode).toBe(403);
       const config = await get('/config.json', 'evil.example.net');
       expect(config.statusCode).toBe(403);
-      expect(config.json()).toEqual({ result: false, message: 'The panel is not served on this host' });
+      expect(config.json()).toEqual({ result: false, code: 'ERR_HOST', message: 'The panel is not served on this host' });
     });
 
     it('answers /config.json on the panel\'s hosts with the configured backend, never the request\'s Host', async () => {

@@ -41,7 +41,7 @@ forEachDialect('platforms', (h) => {
   ])('refuses the list with %j as a 400 naming %s', async (query, field) => {
     const reply = await h.admin('GET', '/v1/admin/platform/get', { query });
     expect(reply.status).toBe(400);
-    expect(reply.body).toEqual({ result: false, message: expect.stringContaining(field) });
+    expect(reply.body).toEqual({ result: false, code: 'ERR_VALIDATION', message: expect.stringContaining(field), fields: [{ field, message: reply.body.message }] });
   });
 
   it.each([

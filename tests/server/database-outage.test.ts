@@ -170,7 +170,7 @@ describe('PostgreSQL going away (postgres)', () => {
         const reply = await list();
         expect(reply.statusCode).toBe(503);
         expect(reply.headers['retry-after']).toBe('5');
-        expect(reply.json()).toEqual({ result: false, message: expect.stringMatching(/^The database (is unreachable|did not answer in time)/) });
+        expect(reply.json()).toEqual({ result: false, code: 'ERR_UNAVAILABLE', message: expect.stringMatching(/^The database (is unreachable|did not answer in time)/) });
       }
       expect(lines.filter((l) => l.includes('database unavailable')), lines.join('\n')).toHaveLength(1);
 

@@ -262,7 +262,7 @@ forEachDialect('device lookup', (h) => {
     it('answers 404 naming an unknown whitelabel or platform', async () => {
       const wl = await lookup(h, { whitelabel: 'nosuch', platform: 'tizen' });
       expect(wl.status).toBe(404);
-      expect(wl.body).toEqual({ result: false, message: 'No whitelabel named "nosuch"' });
+      expect(wl.body).toEqual({ result: false, code: 'ERR_NOT_FOUND', message: 'No whitelabel named "nosuch"' });
       const platform = await lookup(h, { whitelabel: 'acme', platform: 'netcast' });
       expect(platform.status).toBe(404);
       expect(platform.body.message).toBe('No platform named "netcast"');

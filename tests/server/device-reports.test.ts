@@ -111,7 +111,7 @@ forEachDialect(
       const refused = await h.app.inject({ method: 'GET', url: '/v1/combination/get', remoteAddress: address });
       expect(refused.statusCode).toBe(429);
       expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-      expect(refused.json()).toEqual({ result: false, message: expect.stringMatching(/^Too many requests from 198\.51\.100\.50; retry in \d+ s$/) });
+      expect(refused.json()).toEqual({ result: false, code: 'ERR_RATE_LIMIT', message: expect.stringMatching(/^Too many requests from 198\.51\.100\.50; retry in \d+ s$/) });
       expect((await h.call('POST', GOAL, { body: { appInstallId: 'limited', goalName: 'x' }, remoteAddress: address })).status).toBe(429);
       expect((await h.call('GET', '/v1/combination/get', { remoteAddress: '198.51.100.51' })).status).toBe(404);
       // Staff calls are not counted against the address.

@@ -101,7 +101,7 @@ forEachDialect('A/B experiments', (h) => {
     }
     const reply = await h.admin('POST', '/v1/admin/abtesting/add', { form });
     expect(reply.status).toBe(400);
-    expect(reply.body).toEqual({ result: false, message: expect.stringContaining(message) });
+    expect(reply.body).toMatchObject({ result: false, code: 'ERR_VALIDATION', message: expect.stringContaining(message) });
     expect(await h.count('experiments')).toBe(before);
   });
 

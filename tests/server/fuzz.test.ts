@@ -2,6 +2,7 @@
 // is a 4xx failure envelope and nothing is written.
 import { expect, it } from 'vitest';
 import { loadManifestDir } from '../../server/manifests.ts';
+import { ERROR_CODES, type ErrorCode } from '../../server/error-codes.ts';
 import { forEachDialect } from './harness.ts';
 import { runFuzz, seedFuzzTarget } from './fuzz-target.ts';
 
@@ -44,7 +45,8 @@ forEachDialect('garbage on every route', (h) => {
         }
         expect(reply.status, `${route.method} ${url.slice(0, 120)}`).toBeGreaterThanOrEqual(400);
         expect(reply.status).toBeLessThan(500);
-        expect(reply.body).toEqual({ result: false, message: expect.any(String) });
+        expect(reply.body).toMatchObject({ result: false, message: expect.any(String), code: expect.stringMatching(/^ERR_/) });
+        expect(ERROR_CODES[reply.body.code as ErrorCode].status).toBe(reply.status);
       }
     }
     expect(await Promise.all(tables.map((t) => h.count(t)))).toEqual(before);
@@ -57,7 +59,8 @@ forEachDialect('garbage on every route', (h) => {
         const reply = await h.call(route.method === 'GET' ? 'POST' : route.method, route.path, { token: h.tokens.admin, body });
         expect(reply.status, `${route.method} ${route.path} ${body.slice(0, 60)}`).toBeGreaterThanOrEqual(400);
         expect(reply.status).toBeLessThan(500);
-        expect(reply.body).toEqual({ result: false, message: expect.any(String) });
+        expect(reply.body).toMatchObject({ result: false, message: expect.any(String), code: expect.stringMatching(/^ERR_/) });
+        expect(ERROR_CODES[reply.body.code as ErrorCode].status).toBe(reply.status);
       }
     }
     expect(await Promise.all(tables.map((t) => h.count(t)))).toEqual(before);
@@ -98,7 +101,7 @@ forEachDialect('bad input the fuzzer found', (h) => {
       expect(anonymous.statusCode).toBe(401);
       const reply = await send({ authorization: h.tokens.admin });
       expect(reply.statusCode).toBe(400);
-      expect(reply.json()).toEqual({ result: false, message: expect.stringMatching(/^The multipart form is malformed: /) });
+      expect(reply.json()).toEqual({ result: false, code: 'ERR_MALFORMED', message: expect.stringMatching(/^The multipart form is malformed: /) });
       expect(await h.count('whitelabels')).toBe(before);
     });
   }

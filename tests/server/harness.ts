@@ -22,7 +22,7 @@ export const emailOf = (role: Role) => (role === 'admin' ? ADMIN.email : `${role
 
 export interface Reply {
   status: number;
-  body: { result: boolean; data?: any; message?: string };
+  body: { result: boolean; data?: any; message?: string; code?: string; fields?: { field: string; message: string }[] };
   raw: string;
 }
 

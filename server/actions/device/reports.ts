@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from '../../crud/context.ts';
 import { toDb } from '../../crud/rows.ts';
-import { badRequest } from '../../errors.ts';
+import { fieldError } from '../../errors.ts';
 import type { ActionContext } from '../types.ts';
 
 const tableOf = (engine: Engine, entity: string) => {
@@ -55,10 +55,10 @@ export async function reportAchievedGoal({ engine, input, path }: ActionContext)
   };
   return report(engine, 'achievedGoal', path, `goal:${appInstallId}`, async (trx) => {
     if (!(await trx.selectFrom(goals.table).select('id').where('goalName', '=', goalName).executeTakeFirst())) {
-      throw badRequest(`goalName: no goal named "${goalName}"`);
+      throw fieldError('goalName', `goalName: no goal named "${goalName}"`);
     }
     if (abtestingId !== null && !(await trx.selectFrom(experiments.table).select('id').where('id', '=', abtestingId).executeTakeFirst())) {
-      throw badRequest(`abtestingId: no experiment with id ${abtestingId}`);
+      throw fieldError('abtestingId', `abtestingId: no experiment with id ${abtestingId}`);
     }
     const same = await trx
       .selectFrom(model.table)

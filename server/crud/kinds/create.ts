@@ -1,6 +1,6 @@
 // kind "create": adds one record from the settable fields (defaults, files, forRole values, the manifest's check).
 import type { ActionDecl } from '../../../kernel/manifest/types.ts';
-import { badRequest } from '../../errors.ts';
+import { fieldError } from '../../errors.ts';
 import type { Engine } from '../context.ts';
 import { check, objectValidator, titleOf } from '../input.ts';
 import type { EntityModel } from '../model.ts';
@@ -22,7 +22,7 @@ export function createHandler(engine: Engine, model: EntityModel, action: Action
     refuseReadOnly(model, input, settable);
     coerceAll(input, model.props, call.source);
     check(validate, input);
-    for (const f of required) if (fileFields.has(f) && !files.has(f)) throw badRequest(`${titleOf(model.props, f)} is required`);
+    for (const f of required) if (fileFields.has(f) && !files.has(f)) throw fieldError(f, `${titleOf(model.props, f)} is required`);
     const values: Record<string, unknown> = {};
     for (const f of settable) {
       if (f in input) values[f] = input[f];

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { ActionDecl, FieldSchema, Role } from '../../../kernel/manifest/types.ts';
-import { AppError, badRequest, conflict, notFound } from '../../errors.ts';
+import { AppError, badRequest, conflict, fieldError, fieldErrors, notFound } from '../../errors.ts';
 import { hashPassword } from '../../plugins/passwords.ts';
 import type { Actor } from '../../plugins/audit.ts';
 import { revokeTokensOf, type Engine } from '../context.ts';
@@ -51,8 +51,8 @@ export function refuseReadOnly(model: EntityModel, input: Record<string, unknown
   for (const field of Object.keys(input)) {
     if (allowed.has(field)) continue;
     const schema = model.props[field];
-    if (schema?.readOnly || schema?.['x-derived']) throw badRequest(refusalText.readOnly(titleOf(model.props, field)));
-    if (schema) throw badRequest(refusalText.notByThisCall(titleOf(model.props, field)));
+    if (schema?.readOnly || schema?.['x-derived']) throw fieldError(field, refusalText.readOnly(titleOf(model.props, field)));
+    if (schema) throw fieldError(field, refusalText.notByThisCall(titleOf(model.props, field)));
   }
 }
 
@@ -82,17 +82,22 @@ export async function storedValues(engine: Engine, model: EntityModel, values: R
   return out;
 }
 
+/** Every related record the values name must exist; all the missing ones are named in one 400. */
 export async function checkRelations(engine: Engine, model: EntityModel, values: Record<string, unknown>, trx: Kysely<any>) {
+  const problems: { field: string; message: string }[] = [];
   for (const relation of model.manifest.relations ?? []) {
     const value = values[relation.field];
     if (value === null || value === undefined) continue;
     const target = engine.models.get(relation.entity)!;
     const found = await trx.selectFrom(target.table).select('id').where('id', '=', value).executeTakeFirst();
-    if (!found) throw badRequest(refusalText.noRecord(titleOf(model.props, relation.field), relation.entity, value));
+    if (!found) problems.push({ field: relation.field, message: refusalText.noRecord(titleOf(model.props, relation.field), relation.entity, value) });
   }
+  if (problems.length) throw fieldErrors(problems);
 }
 
+/** Every unique constraint the values would break, in one 409 naming the fields of each. */
 export async function checkUnique(engine: Engine, model: EntityModel, stored: Record<string, unknown>, trx: Kysely<any>, exceptId?: number) {
+  const problems: { field: string; message: string }[] = [];
   for (const fields of model.manifest.storage?.unique ?? []) {
     if (!fields.some((f) => f in stored)) continue;
     let query = trx.selectFrom(model.table).select('id');
@@ -104,9 +109,11 @@ export async function checkUnique(engine: Engine, model: EntityModel, stored: Re
     }
     if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
     if (await query.executeTakeFirst()) {
-      throw conflict(refusalText.taken(fields.map((f) => titleOf(model.props, f))));
+      const message = refusalText.taken(fields.map((f) => titleOf(model.props, f)));
+      for (const f of fields) problems.push({ field: f, message });
     }
   }
+  if (problems.length) throw fieldErrors(problems, 409, 'ERR_UNIQUE');
 }
 
 /**
@@ -129,8 +136,8 @@ export async function write<T>(engine: Engine, call: CallContext, body: (trx: Ky
     return result;
   } catch (error) {
     if (error instanceof AppError) throw error;
-    if (engine.caps.isUniqueViolation(error)) throw conflict('A unique value is already taken');
-    if (engine.caps.isForeignKeyViolation(error)) throw conflict('The record is still referenced by other records');
+    if (engine.caps.isUniqueViolation(error)) throw conflict('A unique value is already taken', 'ERR_UNIQUE');
+    if (engine.caps.isForeignKeyViolation(error)) throw conflict('The record is still referenced by other records', 'ERR_REFERENCED');
     throw error;
   }
 }
@@ -154,7 +161,7 @@ export async function findByKey(engine: Engine, model: EntityModel, key: string[
 }
 
 export function refuse(action: ActionDecl, record: Record<string, unknown>) {
-  if (action.refuseWhen && matches(record, action.refuseWhen)) throw conflict(action.refuseWhen.message);
+  if (action.refuseWhen && matches(record, action.refuseWhen)) throw conflict(action.refuseWhen.message, 'ERR_REFUSED');
 }
 
 export async function revokeIfAccount(engine: Engine, model: EntityModel, trx: Kysely<any>, id: number) {

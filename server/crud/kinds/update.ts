@@ -1,6 +1,6 @@
 // kind "update": edits the writable fields of the record named by the action's key (versions, locked fields, files).
 import type { ActionDecl } from '../../../kernel/manifest/types.ts';
-import { badRequest } from '../../errors.ts';
+import { fieldError } from '../../errors.ts';
 import type { Engine } from '../context.ts';
 import { check, objectValidator, titleOf } from '../input.ts';
 import { refusalText } from '../../../kernel/manifest/error-text.ts';
@@ -24,7 +24,7 @@ export function updateHandler(engine: Engine, model: EntityModel, action: Action
     const input = call.input;
     const version = takeVersion(model, input);
     const files = await takeUploads(model, input);
-    for (const f of files.keys()) if (!writable.has(f)) throw badRequest(refusalText.notByThisCall(titleOf(model.props, f)));
+    for (const f of files.keys()) if (!writable.has(f)) throw fieldError(f, refusalText.notByThisCall(titleOf(model.props, f)));
     refuseReadOnly(model, input, allowed);
     coerceAll(input, model.props, call.source);
     check(validate, input);
@@ -35,7 +35,7 @@ export function updateHandler(engine: Engine, model: EntityModel, action: Action
       await checkVersion(engine, model, current, version, trx);
       for (const f of locked) {
         if (f in input && !key.includes(f) && JSON.stringify(input[f]) !== JSON.stringify(current[f])) {
-          throw badRequest(refusalText.locked(titleOf(model.props, f)));
+          throw fieldError(f, refusalText.locked(titleOf(model.props, f)));
         }
       }
       const values: Record<string, unknown> = {};

@@ -26,3 +26,27 @@ export function formErrorText(error: FormValidationError, props: Record<string, 
 
 /** The top field an error is about ('customBuildUrls' for `.customBuildUrls.0`). */
 export const errorField = (error: FormValidationError) => (error.property ?? '').replace(/^\./, '').split('.')[0];
+
+type FieldErrors = Record<string, { __errors: string[] }>;
+
+/**
+ * The form's own errors plus the bad fields the server named in its last refusal (`serverErrors`, from
+ * serverFieldErrors), each kept at its field until the user changes that field's value from the one `sent`.
+ * Fields the form does not show are left to the notice.
+ */
+export function withServerErrors<T extends object>(
+  own: T,
+  serverErrors: Record<string, string[]>,
+  values: Record<string, unknown>,
+  sent: Record<string, unknown> | null,
+  shown: readonly string[],
+): T {
+  const out: FieldErrors = { ...(own as FieldErrors) };
+  if (!sent) return out as T;
+  for (const [field, messages] of Object.entries(serverErrors)) {
+    if (!shown.includes(field) || JSON.stringify(values[field]) !== JSON.stringify(sent[field])) continue;
+    const before = out[field]?.__errors ?? [];
+    out[field] = { __errors: [...before, ...messages.filter((m) => !before.includes(m))] };
+  }
+  return out as T;
+}

@@ -31,3 +31,25 @@ export function staleEditOf(error: unknown): StaleEdit | null {
   const record = (error.body as { stale?: { record?: unknown } } | undefined)?.stale?.record;
   return record && typeof record === 'object' ? { message: error.message, record: record as Record<string, unknown> } : null;
 }
+
+/** The stable code of a failure (`ERR_VALIDATION`, `ERR_UNIQUE`, ...; docs/manifests.md), or undefined without an answer. */
+export function errorCodeOf(error: unknown): string | undefined {
+  const code = error instanceof HttpError ? (error.body as { code?: unknown } | undefined)?.code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * The bad fields a refused write names (`fields: [{field, message}]`), as field -> sentences; empty when the
+ * failure names none.
+ * @example serverFieldErrors(error) // { name: ['Name is already taken'], code: ['Code is already taken'] }
+ */
+export function serverFieldErrors(error: unknown): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  const fields = error instanceof HttpError ? (error.body as { fields?: unknown } | undefined)?.fields : undefined;
+  if (!Array.isArray(fields)) return out;
+  for (const item of fields as { field?: unknown; message?: unknown }[]) {
+    if (typeof item?.field !== 'string' || typeof item.message !== 'string') continue;
+    (out[item.field] ??= []).push(item.message);
+  }
+  return out;
+}
