@@ -7,7 +7,7 @@ import type { Manifest } from './types.ts';
 import { ManifestError } from './error.ts';
 
 /** The engine's own keywords (docs/manifests.md); they carry meaning for the engine, none for validation. */
-export const ENGINE_KEYWORDS = ['x-json', 'x-derived', 'x-enum'] as const;
+export const ENGINE_KEYWORDS = ['x-json', 'x-derived', 'x-enum', 'x-cell'] as const;
 
 let strictAjv: Ajv | undefined;
 function ajv(): Ajv {
