@@ -1,12 +1,14 @@
 // Benchmarks (never part of npm test): prints figures, compared as ratios measured in one run.
 //   npm run bench            bundle sizes (needs `npm run build`) and API throughput on a temporary SQLite database
 //   npm run bench durability   SQLite's synchronous=FULL against NORMAL (writes per second)
+//   npm run bench lists [--rows N] [--seconds S] [--dialect sqlite|postgres]   lists at scale, /healthz and the lookup under a heavy list loop (not part of `all`)
 //   npm run bench fuzz [perRoute] [seed]   the long fuzzer run on SQLite and PostgreSQL (not part of `all`)
 import { bundleSizes } from './bundle.ts';
 import { apiThroughput } from './api.ts';
 import { lookupThroughput } from './lookup.ts';
 import { fuzz } from './fuzz.ts';
 import { durability } from './durability.ts';
+import { listsAtScale } from './lists.ts';
 
 const which = process.argv[2] ?? 'all';
 if (which === 'all' || which === 'bundle') await bundleSizes();
@@ -14,3 +16,4 @@ if (which === 'all' || which === 'api') await apiThroughput();
 if (which === 'all' || which === 'lookup') await lookupThroughput();
 if (which === 'all' || which === 'durability') await durability();
 if (which === 'fuzz') await fuzz(process.argv[3] ? Number(process.argv[3]) : undefined, process.argv[4] ? Number(process.argv[4]) : undefined);
+if (which === 'lists') await listsAtScale();
