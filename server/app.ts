@@ -82,6 +82,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     changes: createChangeFeed(),
     dataDir: config.dataDir,
     sessions: { idleMs: config.sessionIdleMs, lifetimeMs: config.sessionLifetimeMs },
+    listCountLimit: config.listCountLimit,
   };
   checkAccountsModel(engine);
 

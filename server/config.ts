@@ -25,6 +25,8 @@ export interface Config {
   /** PostgreSQL: time limits of opening a connection and of one statement, past which a request gets a 503. */
   dbConnectTimeoutMs?: number;
   dbStatementTimeoutMs?: number;
+  /** Rows a list call counts exactly; beyond, it answers a capped count (LIST_COUNT_LIMIT, default 10,000). */
+  listCountLimit?: number;
   /** GitLab for the Pipelines screen (server/gitlab/); any of the four settings missing = not configured. */
   gitlab: GitlabConfig;
 }
@@ -68,6 +70,13 @@ function milliseconds(env: NodeJS.ProcessEnv, name: string): number | undefined 
   return value;
 }
 
+function wholeNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  if (!env[name]) return undefined;
+  const value = Number(env[name]);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} is not a positive whole number: ${env[name]}`);
+  return value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT is not a port number: ${env.PORT}`);
@@ -92,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionLifetimeMs: duration(env.SESSION_LIFETIME || DEFAULT_SESSION_LIFETIME, 'SESSION_LIFETIME'),
     dbConnectTimeoutMs: milliseconds(env, 'DB_CONNECT_TIMEOUT_MS'),
     dbStatementTimeoutMs: milliseconds(env, 'DB_STATEMENT_TIMEOUT_MS'),
+    listCountLimit: wholeNumber(env, 'LIST_COUNT_LIMIT'),
     gitlab: gitlabConfig(env),
   };
 }

@@ -23,6 +23,8 @@ export interface Engine {
   dataDir: string;
   /** How long a session lives: without a call (idle) and at most (lifetime) after its login. */
   sessions: { idleMs: number; lifetimeMs: number };
+  /** Rows a list counts exactly before answering a capped count (LIST_COUNT_LIMIT, server/crud/list-query.ts). */
+  listCountLimit?: number;
 }
 
 export const TOKENS_TABLE = 'auth_tokens';

@@ -26,6 +26,7 @@ import { usePanel } from '../core/app/panel';
 import type { ListResult } from '../core/http/data-provider';
 import { HttpError } from '../core/http/http-error';
 import { hasFilter, parseListQuery, toApiParams, toSearchParams, type ListQuery } from '../core/list/list-query';
+import { countText, pagerCount, pagerLabel } from '../core/list/count';
 import { callParamsOf, fillTemplate, ListContext, type ListContextValue } from '../core/list/list-context';
 import { useLiveRefresh } from '../core/live/live-refresh';
 import type { ActionDecl, Role } from '../core/manifest/types';
@@ -219,9 +220,10 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
     () => ({ manifest, file, role, callParams, appliedFilters: query.filters, draftFilters: draft, applyFilters, reload }),
     [manifest, file, role, callParams, query.filters, draft, applyFilters, reload],
   );
+  const shownTotal = filtered ? total : data;
   const heading =
     manifest.screen?.heading && !refused
-      ? fillTemplate(manifest.screen.heading, { ...routeParams, count: (filtered ? total?.count : data?.count) ?? '…' })
+      ? fillTemplate(manifest.screen.heading, { ...routeParams, count: shownTotal ? countText(shownTotal) : '…' })
       : manifest.title;
   const sizes = list?.pageSizes ?? [];
   const sortable = list?.sortable ?? [];
@@ -235,7 +237,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
             {heading}
             {data && !manifest.screen?.heading && (
               <Typography component="span" color="text.secondary" sx={{ ml: 1.5, fontSize: 16 }} data-testid="list-count">
-                {data.count} total
+                {countText(data)} total
               </Typography>
             )}
           </Typography>
@@ -338,8 +340,9 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
           </Box>
           <TablePagination
             component="div"
-            count={data?.count ?? 0}
-            page={data && (query.page - 1) * query.size < Math.max(data.count, 1) ? query.page - 1 : 0}
+            count={pagerCount(data)}
+            page={data && (data.countCapped || (query.page - 1) * query.size < Math.max(data.count, 1)) ? query.page - 1 : 0}
+            labelDisplayedRows={pagerLabel(data)}
             rowsPerPage={query.size}
             rowsPerPageOptions={sizes.length > 1 ? sizes : []}
             onPageChange={(_, page) => setQuery({ ...query, page: page + 1 })}

@@ -130,8 +130,8 @@ export function ActionButton({ name, action, row, icon }: { name: string; action
     };
     const shown = Object.entries(filters).map(([param, value]) => `${labelOf(param)} = ${String(value)}`).join(', ');
     try {
-      const { count } = await panel.provider.list(list[1], { ...callParams, ...filters, page: 1, pageSize: 1 });
-      return `${countNoun(manifest, count)} ${count === 1 ? 'matches' : 'match'} ${shown}.`;
+      const { count, countCapped } = await panel.provider.list(list[1], { ...callParams, ...filters, page: 1, pageSize: 1 });
+      return `${countCapped ? 'More than ' : ''}${countNoun(manifest, count)} ${count === 1 ? 'matches' : 'match'} ${shown}.`;
     } catch {
       return `Filter: ${shown}.`;
     }
