@@ -3,6 +3,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Capabilities } from './database.ts';
 import { isEmailField, type EntityModel } from '../crud/model.ts';
+import { listIndexes } from './indexes.ts';
 
 const onDeleteSql = { restrict: 'restrict', cascade: 'cascade', setNull: 'set null' } as const;
 
@@ -100,6 +101,7 @@ export async function syncSchema(db: Kysely<any>, caps: Capabilities, models: En
       ...(storage.indexes ?? []),
       ...relations.map((r) => [r.field]),
       ...(model.manifest.list?.filters ?? []).filter((f) => !f.field.includes('.')).map((f) => [f.field]),
+      ...listIndexes(model),
     ];
     for (const fields of plain) {
       const key = fields.join(',');

@@ -1,6 +1,31 @@
 // Lists at scale (issue 14): counts capped past LIST_COUNT_LIMIT (lowered here to 30), paging past the cap.
 import { expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { forEachDialect } from './harness.ts';
+
+/** Every index of a table as its column list, read from the database's catalog. */
+async function indexesOf(h: { dialect: string; app: { engine: { db: any } } }, table: string): Promise<string[][]> {
+  const db = h.app.engine.db;
+  if (h.dialect === 'sqlite') {
+    const names = (await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = ${table}`.execute(db)).rows;
+    const out: string[][] = [];
+    for (const { name } of names) {
+      const cols = (await sql<{ name: string; seqno: number }>`select name, seqno from pragma_index_info(${name})`.execute(db)).rows;
+      out.push(cols.sort((a, b) => a.seqno - b.seqno).map((c) => c.name));
+    }
+    return out;
+  }
+  const rows = (
+    await sql<{ index: string; column: string; position: number }>`
+      select i.indexrelid::regclass::text as index, a.attname as column, k.position
+      from pg_index i cross join lateral unnest(i.indkey) with ordinality as k(attnum, position)
+      join pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum
+      where i.indrelid = ${table}::regclass`.execute(db)
+  ).rows;
+  const byIndex = new Map<string, { column: string; position: number }[]>();
+  for (const r of rows) byIndex.set(r.index, [...(byIndex.get(r.index) ?? []), r]);
+  return [...byIndex.values()].map((cols) => cols.sort((a, b) => Number(a.position) - Number(b.position)).map((c) => c.column));
+}
 
 const LIMIT = 30;
 
@@ -16,6 +41,28 @@ forEachDialect(
       expect(reply.status).toBe(200);
       return reply.body.data as { rows: { id: number; appInstallId: string }[]; count: number; countCapped?: boolean };
     };
+
+    it('has an index (column, id) behind every sortable and filterable own column of every list', async () => {
+      for (const manifest of h.app.engine.manifests) {
+        const model = manifest.table && h.app.engine.models.get(manifest.entity);
+        if (!model || !manifest.list) continue;
+        const indexes = (await indexesOf(h, model.table)).map((cols) => cols.join(','));
+        const fields = new Set([...(manifest.list.sortable ?? []), ...(manifest.list.filters ?? []).map((f) => f.field)]);
+        for (const field of fields) {
+          if (field === 'id' || field.includes('.')) continue;
+          expect(indexes, `${model.table}.${field}`).toContain(`${field},id`);
+        }
+      }
+    });
+
+    it('sorts ties by id in the direction of the sort', async () => {
+      await h.call('GET', '/v1/admin/appinfo/removeAll', { token: h.tokens.customercare });
+      await h.app.engine.db.insertInto('app_infos').values(['a', 'b', 'c'].map((x) => ({ appInstallId: `tie-${x}`, version: '1.0.0', active: 'yes' }))).execute();
+      const ids = async (sortOrder: string) => (await list({ sortBy: 'version', sortOrder })).rows.map((r) => r.id);
+      const asc = await ids('asc');
+      expect(asc).toEqual([...asc].sort((a, b) => a - b));
+      expect(await ids('desc')).toEqual([...asc].reverse());
+    });
 
     it('counts exactly up to the limit and answers a capped count beyond it, while every page stays reachable', async () => {
       await h.call('GET', '/v1/admin/appinfo/removeAll', { token: h.tokens.customercare });
