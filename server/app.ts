@@ -7,6 +7,7 @@ import { installErrorHandlers } from './errors.ts';
 import { loadManifestDir } from './manifests.ts';
 import { openDatabase } from './db/database.ts';
 import { syncSchema } from './db/sync.ts';
+import { readsFor } from './db/read-pool.ts';
 import { runMigrations } from './migrations/index.ts';
 import { buildModel, type EntityModel } from './crud/model.ts';
 import type { Engine } from './crud/context.ts';
@@ -71,6 +72,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
 
   checkPublicActions(manifests);
   const database = openDatabase({ ...config, log: options.log });
+  const reads = readsFor(config, database.db);
   const engine: Engine = {
     db: database.db,
     caps: database.caps,
@@ -83,6 +85,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     dataDir: config.dataDir,
     sessions: { idleMs: config.sessionIdleMs, lifetimeMs: config.sessionLifetimeMs },
     listCountLimit: config.listCountLimit,
+    reads,
   };
   checkAccountsModel(engine);
 
@@ -96,7 +99,10 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
   });
   app.decorate('engine', engine);
-  app.addHook('onClose', async () => database.close());
+  app.addHook('onClose', async () => {
+    await reads.close();
+    await database.close();
+  });
   try {
     await syncSchema(engine.db, engine.caps, [...models.values()]);
     await runMigrations(engine.db, engine.caps);
@@ -104,6 +110,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     await recoverFiles(engine, uploadFolders(manifests));
     app.firstAdmin = await ensureFirstAdmin(engine, config.adminEmail, config.adminPassword);
   } catch (error) {
+    await reads.close();
     await database.close();
     throw error;
   }

@@ -27,6 +27,8 @@ export interface Config {
   dbStatementTimeoutMs?: number;
   /** Rows a list call counts exactly; beyond, it answers a capped count (LIST_COUNT_LIMIT, default 10,000). */
   listCountLimit?: number;
+  /** SQLite: worker threads that run list reads off the event loop (SQLITE_READ_WORKERS, default 2; 0 = none). */
+  sqliteReadWorkers?: number;
   /** GitLab for the Pipelines screen (server/gitlab/); any of the four settings missing = not configured. */
   gitlab: GitlabConfig;
 }
@@ -102,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbConnectTimeoutMs: milliseconds(env, 'DB_CONNECT_TIMEOUT_MS'),
     dbStatementTimeoutMs: milliseconds(env, 'DB_STATEMENT_TIMEOUT_MS'),
     listCountLimit: wholeNumber(env, 'LIST_COUNT_LIMIT'),
+    sqliteReadWorkers: env.SQLITE_READ_WORKERS === '0' ? 0 : wholeNumber(env, 'SQLITE_READ_WORKERS'),
     gitlab: gitlabConfig(env),
   };
 }

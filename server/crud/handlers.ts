@@ -14,7 +14,7 @@ import { storedFileFields, takeUploads, withFiles } from './files.ts';
 import { columnRef, joinRelations, present, readOne, selectRows, toDb } from './rows.ts';
 import { checkVersion, nextVersion, takeVersion } from './versions.ts';
 import { deleteUnreferenced } from './references.ts';
-import { countList, relationsOf } from './list-query.ts';
+import { countList, readRows, relationsOf } from './list-query.ts';
 
 export interface CallContext {
   input: Record<string, unknown>;
@@ -426,7 +426,7 @@ function listHandler(engine: Engine, model: EntityModel): ActionHandler {
     // id breaks ties in the same direction, so one index (column, id) serves the whole order.
     if (order?.field !== 'id') rowsQuery = rowsQuery.orderBy('t.id', direction);
     rowsQuery = rowsQuery.limit(pageSize).offset((page - 1) * pageSize);
-    const rows = await rowsQuery.execute();
+    const rows = await readRows<Record<string, unknown>>(engine, rowsQuery);
     const active = filters.filter((f) => input[f.param] !== undefined && input[f.param] !== null && input[f.param] !== '');
     const counted = await countList(engine, model, {
       where: (q) => applyFilters(engine, active, input, q).query,

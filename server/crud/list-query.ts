@@ -1,6 +1,6 @@
 // How a list call counts its rows (issue 14): only what the filters need, exactly up to a limit and capped beyond
 // it, and not again when only the page changes. docs/manifests.md "Lists: count" describes the answer.
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { sql, type Compilable, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Engine } from './context.ts';
 import type { EntityModel } from './model.ts';
 
@@ -50,6 +50,12 @@ function cacheOf(engine: Engine, entity: string): Map<string, Cached> {
   return cache;
 }
 
+/** Rows of a list's SELECT: off the event loop on SQLite (server/db/read-pool.ts), with its time limit. */
+export async function readRows<R = Record<string, unknown>>(engine: Engine, query: Compilable): Promise<R[]> {
+  if (engine.reads) return engine.reads.rows<R>(query.compile());
+  return (await engine.db.executeQuery<R>(query.compile())).rows;
+}
+
 /** The relation aliases (r_<name>) a set of column references reaches into. */
 export function relationsOf(refs: string[]): string[] {
   return [...new Set(refs.filter((r) => r.startsWith('r_')).map((r) => r.slice(2, r.indexOf('.'))))];
@@ -75,7 +81,7 @@ export async function countList(engine: Engine, model: EntityModel, options: Cou
     inner = inner.leftJoin(`${target.table} as r_${relation.name}`, `r_${relation.name}.id`, `t.${relation.field}`);
   }
   const matching = options.where(inner.select(sql.lit(1).as('one'))).limit(limit + 1);
-  const row = await db.selectFrom(matching.as('m')).select(sql<number>`count(*)`.as('count')).executeTakeFirst();
+  const [row] = await readRows<{ count: number | string }>(engine, db.selectFrom(matching.as('m')).select(sql<number>`count(*)`.as('count')));
   const counted = Number(row?.count ?? 0);
   if (counted <= limit) {
     cache.delete(options.key);
