@@ -15,6 +15,7 @@ import { columnRef, joinRelations, present, readOne, selectRows, toDb } from './
 import { checkVersion, nextVersion, takeVersion } from './versions.ts';
 import { deleteUnreferenced } from './references.ts';
 import { countList, readRows, relationsOf } from './list-query.ts';
+import { trigramCondition } from '../db/text-search.ts';
 
 export interface CallContext {
   input: Record<string, unknown>;
@@ -333,6 +334,8 @@ interface FilterParam {
   decl: FilterDecl;
   ref: string;
   schema: FieldSchema;
+  /** A contains filter's condition through its trigram index, when it has one here (server/db/text-search.ts). */
+  indexed?: (value: string) => unknown;
 }
 
 function filterParams(engine: Engine, model: EntityModel): FilterParam[] {
@@ -345,7 +348,8 @@ function filterParams(engine: Engine, model: EntityModel): FilterParam[] {
       decl.op === 'eq'
         ? JSON.parse(JSON.stringify({ type: base.type, enum: base.enum, format: base.format, maxLength: 200, minimum: base.minimum, maximum: base.maximum }))
         : { type: 'string', maxLength: 200 };
-    return { param: decl.param ?? decl.field, decl, ref, schema };
+    const indexed = decl.op === 'contains' ? (value: string) => trigramCondition(engine.caps, model, decl.field, value) : undefined;
+    return { param: decl.param ?? decl.field, decl, ref, schema, indexed };
   });
 }
 
@@ -358,6 +362,11 @@ function applyFilters(engine: Engine, filters: FilterParam[], input: Record<stri
     used++;
     if (f.decl.op === 'eq') {
       query = query.where(f.ref, '=', toDb(engine, fieldKind(f.schema), value));
+      continue;
+    }
+    const indexed = f.indexed?.(String(value));
+    if (indexed) {
+      query = query.where(indexed);
       continue;
     }
     const escaped = String(value).replace(/[\\%_]/g, (c) => `\\${c}`);

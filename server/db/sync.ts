@@ -4,6 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Capabilities } from './database.ts';
 import { isEmailField, type EntityModel } from '../crud/model.ts';
 import { listIndexes } from './indexes.ts';
+import { syncTextSearch } from './text-search.ts';
 
 const onDeleteSql = { restrict: 'restrict', cascade: 'cascade', setNull: 'set null' } as const;
 
@@ -109,5 +110,7 @@ export async function syncSchema(db: Kysely<any>, caps: Capabilities, models: En
       indexed.add(key);
       await db.schema.createIndex(indexName('ix', model.table, fields)).ifNotExists().on(model.table).columns(fields).execute();
     }
+    const note = await syncTextSearch(db, caps, model);
+    if (note) console.warn(note);
   }
 }

@@ -55,6 +55,35 @@ forEachDialect(
       }
     });
 
+    it('serves trigram contains filters from their index with the same rows as a scan, writes included', async () => {
+      await h.call('GET', '/v1/admin/appinfo/removeAll', { token: h.tokens.customercare });
+      const values = ['Ann.Lee@Example.com', 'ann_lee@example.com', 'annXlee@example.com', 'bob%20@x.io', 'BOB@x.io', 'zoë@x.io', null, 'c\\d@x.io'];
+      await h.app.engine.db.insertInto('app_infos').values(values.map((email, i) => ({ appInstallId: `trgm-${i}`, email, login: `l${i}`, active: 'yes' }))).execute();
+      // Written after the index exists: an update and a delete reach it too.
+      const update = await h.app.engine.db.updateTable('app_infos').set({ email: 'renamed-ann@example.com' }).where('appInstallId', '=', 'trgm-2').execute();
+      expect(update.length).toBe(1);
+      await h.app.engine.db.deleteFrom('app_infos').where('appInstallId', '=', 'trgm-4').execute();
+      const like = h.dialect === 'postgres' ? 'ilike' : 'like';
+      for (const value of ['ann', 'ANN.LEE', 'n_l', '%2', 'bob', 'x.io', 'renamed', 'zo', '\\', 'nothing-here']) {
+        const escaped = value.replace(/[\\%_]/g, (c) => `\\${c}`);
+        const scanned = await h.app.engine.db
+          .selectFrom('app_infos')
+          .select('appInstallId')
+          .where(sql`email ${sql.raw(like)} ${`%${escaped}%`} escape '\\'`)
+          .orderBy('id', 'desc')
+          .execute();
+        const listed = await list({ email: value, pageSize: 100 });
+        expect(listed.rows.map((r) => r.appInstallId), value).toEqual(scanned.map((r) => r.appInstallId));
+        expect(listed.count, value).toBe(scanned.length);
+      }
+      // The index exists in the catalog: an FTS5 trigram table on SQLite, a pg_trgm GIN index on PostgreSQL.
+      const found =
+        h.dialect === 'sqlite'
+          ? await sql<{ sql: string }>`select sql from sqlite_master where name = 'fts_app_infos'`.execute(h.app.engine.db)
+          : await sql<{ sql: string }>`select indexdef as sql from pg_indexes where tablename = 'app_infos' and indexdef like '%gin_trgm_ops%'`.execute(h.app.engine.db);
+      expect(found.rows.map((r) => r.sql).join(' ')).toMatch(h.dialect === 'sqlite' ? /fts5\(.*email.*trigram/ : /gin \(email gin_trgm_ops\)/);
+    });
+
     it('sorts ties by id in the direction of the sort', async () => {
       await h.call('GET', '/v1/admin/appinfo/removeAll', { token: h.tokens.customercare });
       await h.app.engine.db.insertInto('app_infos').values(['a', 'b', 'c'].map((x) => ({ appInstallId: `tie-${x}`, version: '1.0.0', active: 'yes' }))).execute();

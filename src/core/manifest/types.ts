@@ -71,6 +71,8 @@ export interface FilterDecl {
   lookupValue?: string;
   /** The list needs this filter; on a relation's field, a value that names no record is a 404. */
   required?: boolean;
+  /** A contains filter served by a trigram index (pg_trgm GIN on PostgreSQL, an FTS5 trigram table on SQLite). */
+  index?: 'trigram';
 }
 
 export interface ColumnDecl {
