@@ -3,7 +3,7 @@
 // calls, /healthz and the device lookup, alone and while two clients loop the heaviest list query; on SQLite and
 // on PostgreSQL (a fresh database of the server tests' TEST_DATABASE_URL). One table, as ratios to /healthz alone
 // in the same run: the machine is shared, absolutes wander.
-//   npm run bench -- lists [--rows 1000000] [--seconds 3] [--dialect sqlite|postgres]
+//   npm run bench -- lists [--rows 1000000] [--seconds 3] [--dialect sqlite|postgres] [--read-workers 2]
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { ADMIN, startApp, type Dialect } from '../tests/server/harness.ts';
@@ -109,7 +109,7 @@ interface Row {
 }
 
 async function run(dialect: Dialect): Promise<Row[]> {
-  const { app, cleanup } = await startApp(dialect, { config: { publicRateLimit: { perMinute: 100_000_000 } } });
+  const { app, cleanup } = await startApp(dialect, { config: { publicRateLimit: { perMinute: 100_000_000 }, sqliteReadWorkers: Number(option('read-workers', '2')) } });
   const out: Row[] = [];
   try {
     const lookups = await seed(app, 0);

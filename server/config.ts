@@ -27,7 +27,7 @@ export interface Config {
   dbStatementTimeoutMs?: number;
   /** Rows a list call counts exactly; beyond, it answers a capped count (LIST_COUNT_LIMIT, default 10,000). */
   listCountLimit?: number;
-  /** SQLite: worker threads that run list reads off the event loop (SQLITE_READ_WORKERS, default 2; 0 = none). */
+  /** SQLite: worker threads that run list reads off the event loop (SQLITE_READ_WORKERS; default 0 = none, see server/db/read-pool.ts). */
   sqliteReadWorkers?: number;
   /** GitLab for the Pipelines screen (server/gitlab/); any of the four settings missing = not configured. */
   gitlab: GitlabConfig;

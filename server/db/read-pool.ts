@@ -21,13 +21,18 @@ export interface ReadPoolOptions {
   /** The SQLite file; undefined = read through `db` itself (PostgreSQL). */
   file?: string;
   db: Kysely<any>;
-  /** Worker threads (SQLITE_READ_WORKERS, default 2); 0 = read on the event loop as before. */
+  /** Worker threads (SQLITE_READ_WORKERS, default 0 = read on the event loop as before). */
   workers?: number;
   /** How long one read may run before it is stopped with a 503 (DB_STATEMENT_TIMEOUT_MS, default 15 s). */
   timeoutMs: number;
 }
 
-export const DEFAULT_READ_WORKERS = 2;
+/**
+ * Off by default for now: with workers on, tests/server/refuse-before-reading.test.ts's server process (started with
+ * `node --import tsx`) does not exit on SIGTERM after its upload tests, and the cause is not found yet. Set
+ * SQLITE_READ_WORKERS=2 to run list reads off the event loop (what `npm run bench lists` measures).
+ */
+export const DEFAULT_READ_WORKERS = 0;
 
 export const tooSlow = (timeoutMs: number) =>
   new UnavailableError(
@@ -35,7 +40,8 @@ export const tooSlow = (timeoutMs: number) =>
     5,
   );
 
-// CommonJS, run with eval: no loader for TypeScript is needed in the worker (tsx, vitest or plain node alike).
+// CommonJS, run with eval and without the parent's flags: no TypeScript loader (tsx's --import) runs in the worker, which
+// also kept a server started with `node --import tsx` from exiting on SIGTERM.
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const SQLite = require(workerData.driver);
@@ -72,7 +78,7 @@ class Slot {
     this.start();
   }
   start() {
-    this.worker = new Worker(WORKER, { eval: true, workerData: { file: this.pool.file, driver: this.pool.driver } });
+    this.worker = new Worker(WORKER, { eval: true, execArgv: [], workerData: { file: this.pool.file, driver: this.pool.driver } });
     this.worker.unref();
     this.worker.on('message', (message: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {
       const job = this.job;
@@ -140,7 +146,9 @@ class ReadPool implements Reads {
   async close() {
     this.closed = true;
     for (const job of this.queue.splice(0)) job.reject(new UnavailableError('The server is shutting down', 5));
-    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    // A thread that does not stop at once must not keep the server from shutting down.
+    const stopped = Promise.all(this.slots.map((s) => s.worker.terminate().catch(() => 0)));
+    await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
   }
 }
 

@@ -69,7 +69,7 @@ forEachDialect(
         const scanned = await h.app.engine.db
           .selectFrom('app_infos')
           .select('appInstallId')
-          .where(sql`email ${sql.raw(like)} ${`%${escaped}%`} escape '\\'`)
+          .where(sql<boolean>`email ${sql.raw(like)} ${`%${escaped}%`} escape '\\'`)
           .orderBy('id', 'desc')
           .execute();
         const listed = await list({ email: value, pageSize: 100 });
