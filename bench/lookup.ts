@@ -13,7 +13,7 @@ const APP_INFOS = 200_000;
 const TESTER_IPS = 100_000;
 const MEMBERS = 10_000;
 
-interface Load {
+export interface Load {
   rps: number;
   p50: number;
   p99: number;
@@ -23,6 +23,9 @@ interface Load {
   cpuUs: number;
   /** Share of the run the server's event loop was busy. */
   elu: number;
+  /** Latencies of the admin loops' calls. */
+  adminP50?: number;
+  adminP99?: number;
 }
 
 /** The load generator, run as a separate node process: `concurrency` loops over `paths`, plus sequential admin loops. */
@@ -36,6 +39,7 @@ const get = (path, headers) => new Promise((resolve) => {
 });
 const until = Date.now() + durationMs;
 const times = [];
+const adminTimes = [];
 let errors = 0, adminDone = 0, next = 0;
 const loop = async () => {
   while (Date.now() < until) {
@@ -47,13 +51,14 @@ const loop = async () => {
   }
 };
 const adminLoop = async ({ path, token }) => {
-  while (Date.now() < until) { await get(path, { authorization: token }); adminDone++; }
+  while (Date.now() < until) { const t = performance.now(); const status = await get(path, { authorization: token }); adminTimes.push(performance.now() - t); if (status !== 200) errors++; adminDone++; }
 };
 const started = performance.now();
 Promise.all([...Array.from({ length: concurrency }, loop), ...admin.map(adminLoop)]).then(() => {
   const seconds = (performance.now() - started) / 1000;
   times.sort((a, b) => a - b);
-  process.stdout.write(JSON.stringify({ count: times.length, rps: times.length / seconds, p50: times[Math.floor(times.length * 0.5)], p99: times[Math.floor(times.length * 0.99)], errors, admin: adminDone }));
+  adminTimes.sort((a, b) => a - b);
+  process.stdout.write(JSON.stringify({ adminP50: adminTimes[Math.floor(adminTimes.length * 0.5)], adminP99: adminTimes[Math.floor(adminTimes.length * 0.99)], count: times.length, rps: times.length / seconds, p50: times[Math.floor(times.length * 0.5)], p99: times[Math.floor(times.length * 0.99)], errors, admin: adminDone }));
   agent.destroy();
 });
 `;
@@ -62,11 +67,11 @@ Promise.all([...Array.from({ length: concurrency }, loop), ...admin.map(adminLoo
  * Runs the load from another process and measures this one, the server: besides req/s and latency, its CPU time
  * and event-loop use per request, which say what a call costs the server even when the client is the bottleneck.
  */
-function load(base: string, paths: string[], admin: { path: string; token: string }[] = []): Promise<Load> {
+export function load(base: string, paths: string[], admin: { path: string; token: string }[] = [], concurrency = CONCURRENCY, durationMs = DURATION_MS): Promise<Load> {
   return new Promise((resolve, reject) => {
     const cpu = process.cpuUsage();
     const elu = performance.eventLoopUtilization();
-    const child = spawn(process.execPath, ['-e', LOADER], { env: { ...process.env, LOAD: JSON.stringify({ base, paths, concurrency: CONCURRENCY, durationMs: DURATION_MS, admin }) } });
+    const child = spawn(process.execPath, ['-e', LOADER], { env: { ...process.env, LOAD: JSON.stringify({ base, paths, concurrency, durationMs, admin }) } });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.once('error', reject);
@@ -74,12 +79,13 @@ function load(base: string, paths: string[], admin: { path: string; token: strin
       const used = process.cpuUsage(cpu);
       const busy = performance.eventLoopUtilization(elu);
       const result = JSON.parse(out) as Omit<Load, 'cpuUs' | 'elu'> & { count: number };
-      resolve({ ...result, cpuUs: (used.user + used.system) / result.count, elu: busy.utilization });
+      resolve({ ...result, cpuUs: (used.user + used.system) / Math.max(1, result.count + result.admin), elu: busy.utilization });
     });
   });
 }
 
-async function seed(app: FastifyInstance): Promise<string[]> {
+/** Fills what the device lookup reads (and `appInfos` app infos); answers one lookup path per rule. */
+export async function seed(app: FastifyInstance, appInfos = APP_INFOS): Promise<string[]> {
   const db = app.engine.db;
   const now = new Date().toISOString();
   const caps = app.engine.caps;
@@ -114,7 +120,7 @@ async function seed(app: FastifyInstance): Promise<string[]> {
   const settings = JSON.stringify([{ count: MEMBERS / 2, groupName: 'A', customUrl: 'https://cdn.example.com/a/', files: { webos: ['a.js'] } }, { count: MEMBERS / 2, groupName: 'B', customUrl: 'https://cdn.example.com/b/', files: { webos: ['b.js'] } }]);
   await insert('experiments', [{ whitelabelId: 2, platformIds: '[2]', modelNames: '[]', recordsCount: MEMBERS, isActive: caps.toDbBoolean(true), isCollecting: caps.toDbBoolean(false), isRandomSaveEnable: caps.toDbBoolean(false), probability: 1, versionsDeploymentSettings: settings, createdAt: now }]);
   await insert('experiment_users', Array.from({ length: MEMBERS }, (_, i) => ({ abtestingId: 1, appInstallId: `member-${i}`, groupNumber: (i % 2) + 1, whitelabel: 'nordtv', platform: 'webos' })));
-  await insert('app_infos', Array.from({ length: APP_INFOS }, (_, i) => ({ appInstallId: `install-${i}`, email: `user${i}@example.com`, login: `user${i}`, version: '1.20.34', whitelabel: 'aurora', platform: 'tizen', active: 'yes' })));
+  await insert('app_infos', Array.from({ length: appInfos }, (_, i) => ({ appInstallId: `install-${i}`, email: `user${i}@example.com`, login: `user${i}`, version: '1.20.34', whitelabel: 'aurora', platform: 'tizen', active: 'yes' })));
   // One query per rule, as a mix of starting TVs.
   const q = (params: Record<string, string>) => `/v1/combination/get?${new URLSearchParams(params)}`;
   const platform = (name: string) => JSON.stringify({ name });

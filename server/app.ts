@@ -7,6 +7,7 @@ import { installErrorHandlers } from './errors.ts';
 import { loadManifestDir } from './manifests.ts';
 import { openDatabase } from './db/database.ts';
 import { syncSchema } from './db/sync.ts';
+import { readsFor } from './db/read-pool.ts';
 import { runMigrations } from './migrations/index.ts';
 import { buildModel, type EntityModel } from './crud/model.ts';
 import type { Engine } from './crud/context.ts';
@@ -83,6 +84,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
 
   checkPublicActions(manifests, actions.handlers);
   const database = openDatabase({ ...config, log: options.log });
+  const reads = readsFor(config, database.db);
   const engine: Engine = {
     db: database.db,
     caps: database.caps,
@@ -95,6 +97,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     dataDir: config.dataDir,
     sessions: { idleMs: config.sessionIdleMs, lifetimeMs: config.sessionLifetimeMs },
     actions,
+    listCountLimit: config.listCountLimit,
+    reads,
   };
   checkAccountsModel(engine);
 
@@ -110,7 +114,10 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   app.decorate('engine', engine);
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   registerJsonBodies(app);
-  app.addHook('onClose', async () => database.close());
+  app.addHook('onClose', async () => {
+    await reads.close();
+    await database.close();
+  });
   try {
     // One process at a time (several may start at once on one PostgreSQL): each table and admin is made once.
     app.firstAdmin = await whileLocked(engine.db, engine.caps, 'start', async () => {
@@ -121,6 +128,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
       return ensureFirstAdmin(engine, config.adminEmail, config.adminPassword);
     });
   } catch (error) {
+    await reads.close();
     await database.close();
     throw error;
   }

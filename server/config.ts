@@ -29,6 +29,10 @@ export interface Config {
   redisUrl?: string;
   /** REDIS_PREFIX: the prefix of the Redis channels, so several installations can share one Redis. */
   redisPrefix: string;
+  /** Rows a list call counts exactly; beyond, it answers a capped count (LIST_COUNT_LIMIT, default 10,000). */
+  listCountLimit?: number;
+  /** SQLite: worker threads that run list reads off the event loop (SQLITE_READ_WORKERS; default 0 = none, see server/db/read-pool.ts). */
+  sqliteReadWorkers?: number;
   /** GitLab for the Pipelines screen (server/gitlab/); any of the four settings missing = not configured. */
   gitlab: GitlabConfig;
   /** /openapi.json and /docs on the panel hosts (API_DOCS=on, the default), or not at all (off). */
@@ -74,6 +78,13 @@ function milliseconds(env: NodeJS.ProcessEnv, name: string): number | undefined 
   return value;
 }
 
+function wholeNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  if (!env[name]) return undefined;
+  const value = Number(env[name]);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} is not a positive whole number: ${env[name]}`);
+  return value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT is not a port number: ${env.PORT}`);
@@ -100,6 +111,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbStatementTimeoutMs: milliseconds(env, 'DB_STATEMENT_TIMEOUT_MS'),
     redisUrl: env.REDIS_URL || undefined,
     redisPrefix: env.REDIS_PREFIX || 'wl-panel',
+    listCountLimit: wholeNumber(env, 'LIST_COUNT_LIMIT'),
+    sqliteReadWorkers: env.SQLITE_READ_WORKERS === '0' ? 0 : wholeNumber(env, 'SQLITE_READ_WORKERS'),
     gitlab: gitlabConfig(env),
     apiDocs: onOff(env, 'API_DOCS', true),
   };

@@ -5,6 +5,7 @@ import type { Capabilities } from '../db/database.ts';
 import type { Actor, AuditLog } from '../plugins/audit.ts';
 import type { LiveHub } from '../plugins/live-hub.ts';
 import type { ChangeFeed } from './changes.ts';
+import type { Reads } from '../db/read-pool.ts';
 import type { EntityModel } from './model.ts';
 
 export interface Engine {
@@ -25,6 +26,10 @@ export interface Engine {
   sessions: { idleMs: number; lifetimeMs: number };
   /** The application's named custom handlers, record checks, before-destroy hooks and value sources. */
   actions: ServerActions;
+  /** Rows a list counts exactly before answering a capped count (LIST_COUNT_LIMIT, server/crud/list-query.ts). */
+  listCountLimit?: number;
+  /** List reads: worker threads on SQLite, the pool on PostgreSQL (server/db/read-pool.ts); absent = engine.db. */
+  reads?: Reads;
 }
 
 /** What an application hands the server engine at start-up: its named handlers, checks, hooks and value sources. */

@@ -3,6 +3,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Capabilities } from './database.ts';
 import { isEmailField, type EntityModel } from '../crud/model.ts';
+import { listIndexes } from './indexes.ts';
+import { syncTextSearch } from './text-search.ts';
 
 const onDeleteSql = { restrict: 'restrict', cascade: 'cascade', setNull: 'set null' } as const;
 
@@ -100,6 +102,7 @@ export async function syncSchema(db: Kysely<any>, caps: Capabilities, models: En
       ...(storage.indexes ?? []),
       ...relations.map((r) => [r.field]),
       ...(model.manifest.list?.filters ?? []).filter((f) => !f.field.includes('.')).map((f) => [f.field]),
+      ...listIndexes(model),
     ];
     for (const fields of plain) {
       const key = fields.join(',');
@@ -107,5 +110,7 @@ export async function syncSchema(db: Kysely<any>, caps: Capabilities, models: En
       indexed.add(key);
       await db.schema.createIndex(indexName('ix', model.table, fields)).ifNotExists().on(model.table).columns(fields).execute();
     }
+    const note = await syncTextSearch(db, caps, model);
+    if (note) console.warn(note);
   }
 }

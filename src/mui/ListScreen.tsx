@@ -24,6 +24,7 @@ import { canCall } from '../core/access/can-call';
 import { fillTemplate, ListContext } from '../core/list/list-context';
 import { useListController } from '../core/list/use-list-controller';
 import type { ActionDecl, Role } from '../../kernel/manifest/types';
+import { countText, pagerCount, pagerLabel } from '../core/list/count';
 import { ActionButton, placeOf } from './actions/ActionButtons';
 import { fieldLabel } from '../../kernel/manifest/fields';
 import type { Manifest } from '../../kernel/manifest/types';
@@ -35,7 +36,7 @@ import { FilterBar } from './FilterBar';
 import { ExportButton } from './ExportButton';
 import { gridPreferencesKey } from './grid/grid-preferences';
 import type { ListSort } from './grid/sort-model';
-import { formatNumber, t } from '../core/i18n/i18n';
+import { t } from '../core/i18n/i18n';
 
 type Row = Record<string, unknown>;
 
@@ -168,7 +169,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
             {heading}
             {data && !manifest.screen?.heading && (
               <Typography component="span" color="text.secondary" sx={{ ml: 1.5, fontSize: 16 }} data-testid="list-count">
-                {t('{count} total', { count: formatNumber(data.count) })}
+                {t('{count} total', { count: countText(data) })}
               </Typography>
             )}
           </Typography>
@@ -271,8 +272,9 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
           </Box>
           <TablePagination
             component="div"
-            count={data?.count ?? 0}
-            page={data && (query.page - 1) * query.size < Math.max(data.count, 1) ? query.page - 1 : 0}
+            count={pagerCount(data)}
+            page={data && (data.countCapped || (query.page - 1) * query.size < Math.max(data.count, 1)) ? query.page - 1 : 0}
+            labelDisplayedRows={pagerLabel(data)}
             rowsPerPage={query.size}
             rowsPerPageOptions={sizes.length > 1 ? sizes : []}
             onPageChange={(_, page) => controller.setPage(page + 1)}

@@ -6,12 +6,15 @@ import type { Engine } from '../context.ts';
 import { coerce, type InputSource } from '../input.ts';
 import { fieldKind, type EntityModel } from '../model.ts';
 import { columnRef, toDb } from '../rows.ts';
+import { trigramCondition } from '../../db/text-search.ts';
 
 export interface FilterParam {
   param: string;
   decl: FilterDecl;
   ref: string;
   schema: FieldSchema;
+  /** A contains filter's condition through its trigram index, when it has one here (server/db/text-search.ts). */
+  indexed?: (value: string) => unknown;
 }
 
 export function filterParams(engine: Engine, model: EntityModel): FilterParam[] {
@@ -24,7 +27,8 @@ export function filterParams(engine: Engine, model: EntityModel): FilterParam[] 
       decl.op === 'eq'
         ? JSON.parse(JSON.stringify({ type: base.type, enum: base.enum, format: base.format, maxLength: 200, minimum: base.minimum, maximum: base.maximum }))
         : { type: 'string', maxLength: 200 };
-    return { param: decl.param ?? decl.field, decl, ref, schema };
+    const indexed = decl.op === 'contains' ? (value: string) => trigramCondition(engine.caps, model, decl.field, value) : undefined;
+    return { param: decl.param ?? decl.field, decl, ref, schema, indexed };
   });
 }
 
@@ -37,6 +41,11 @@ export function applyFilters(engine: Engine, filters: FilterParam[], input: Reco
     used++;
     if (f.decl.op === 'eq') {
       query = query.where(f.ref, '=', toDb(engine, fieldKind(f.schema), value));
+      continue;
+    }
+    const indexed = f.indexed?.(String(value));
+    if (indexed) {
+      query = query.where(indexed);
       continue;
     }
     const escaped = String(value).replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -1,11 +1,11 @@
 // kind "list": one page of rows (filters, sort, paging) and the count of all matching rows.
 // The list's query is built here and only here.
-import { sql } from 'kysely';
 import type { FieldSchema } from '../../../kernel/manifest/types.ts';
 import type { Engine } from '../context.ts';
 import { ajv, check } from '../input.ts';
 import type { EntityModel } from '../model.ts';
-import { columnRef, joinRelations, present, selectRows } from '../rows.ts';
+import { columnRef, present, selectRows } from '../rows.ts';
+import { countList, readRows, relationsOf } from '../list-query.ts';
 import { applyFilters, coerceFilters, filterParams, filterSchemaProps, requireScopes } from './filters.ts';
 import { coerceAll, type ActionHandler } from './shared.ts';
 
@@ -35,20 +35,23 @@ export function listHandler(engine: Engine, model: EntityModel): ActionHandler {
     const page = (input.page as number | undefined) ?? 1;
     const pageSize = (input.pageSize as number | undefined) ?? list.defaultPageSize ?? 20;
     let rowsQuery = applyFilters(engine, filters, input, selectRows(engine, model)).query;
-    const countQuery = applyFilters(
-      engine,
-      filters,
-      input,
-      joinRelations(engine, model, engine.db.selectFrom(`${model.table} as t`)).select(sql<number>`count(*)`.as('count')),
-    ).query;
     const sortBy = input.sortBy as string | undefined;
-    if (sortBy && sortBy !== 'none') {
-      rowsQuery = rowsQuery.orderBy(columnRef(engine, model, sortBy).ref, input.sortOrder === 'desc' ? 'desc' : 'asc');
-    } else if (list.defaultOrder) {
-      rowsQuery = rowsQuery.orderBy(columnRef(engine, model, list.defaultOrder.field).ref, list.defaultOrder.direction ?? 'asc');
-    }
-    rowsQuery = rowsQuery.orderBy('t.id', 'asc').limit(pageSize).offset((page - 1) * pageSize);
-    const [rows, counted] = await Promise.all([rowsQuery.execute(), countQuery.executeTakeFirst()]);
-    return { rows: rows.map((row: Record<string, unknown>) => present(engine, model, row)), count: Number(counted?.count ?? 0) };
+    const order = sortBy && sortBy !== 'none' ? { field: sortBy, direction: input.sortOrder === 'desc' ? 'desc' : 'asc' } : list.defaultOrder;
+    const direction = order?.direction ?? 'asc';
+    if (order) rowsQuery = rowsQuery.orderBy(columnRef(engine, model, order.field).ref, direction);
+    // id breaks ties in the same direction, so one index (column, id) serves the whole order.
+    if (order?.field !== 'id') rowsQuery = rowsQuery.orderBy('t.id', direction);
+    rowsQuery = rowsQuery.limit(pageSize).offset((page - 1) * pageSize);
+    const rows = await readRows<Record<string, unknown>>(engine, rowsQuery);
+    const active = filters.filter((f) => input[f.param] !== undefined && input[f.param] !== null && input[f.param] !== '');
+    const counted = await countList(engine, model, {
+      where: (q) => applyFilters(engine, active, input, q).query,
+      relations: relationsOf(active.map((f) => f.ref)),
+      key: JSON.stringify(active.map((f) => [f.param, input[f.param]])),
+      offset: (page - 1) * pageSize,
+      pageSize,
+      rowsOnPage: rows.length,
+    });
+    return { rows: rows.map((row: Record<string, unknown>) => present(engine, model, row)), ...counted };
   };
 }

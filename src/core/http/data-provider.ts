@@ -22,6 +22,8 @@ export interface RequestOptions {
 export interface ListResult<R = Record<string, unknown>> {
   rows: R[];
   count: number;
+  /** More rows match than `count` (the server's limit): shown as "10,000+". */
+  countCapped?: boolean;
 }
 
 export interface DataProvider {

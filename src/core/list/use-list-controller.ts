@@ -13,6 +13,7 @@ import { useLiveList } from '../live/use-live-list';
 import type { ActionDecl, Manifest, Role } from '../../../kernel/manifest/types';
 import { session } from '../session/session';
 import { useStore } from '../store';
+import { countText } from './count';
 import { callParamsOf, fillTemplate, type ListContextValue } from './list-context';
 import { hasFilter, parseListQuery, toApiParams, toSearchParams, type ListQuery } from './list-query';
 
@@ -162,9 +163,10 @@ export function useListController(manifest: Manifest): ListController {
     () => ({ manifest, file, role, callParams, appliedFilters: query.filters, draftFilters: draft, applyFilters, reload }),
     [manifest, file, role, callParams, query.filters, draft, applyFilters, reload],
   );
+  const shownTotal = filtered ? total : data;
   const heading =
     manifest.screen?.heading && !refused
-      ? fillTemplate(manifest.screen.heading, { ...routeParams, count: (filtered ? total?.count : data?.count) ?? '…' })
+      ? fillTemplate(manifest.screen.heading, { ...routeParams, count: shownTotal ? countText(shownTotal) : '…' })
       : manifest.title;
 
   return {

@@ -131,8 +131,9 @@ export function ActionButton({ name, action, row, icon }: { name: string; action
     };
     const shown = Object.entries(filters).map(([param, value]) => `${labelOf(param)} = ${String(value)}`).join(', ');
     try {
-      const { count } = await panel.provider.list(list[1], { ...callParams, ...filters, page: 1, pageSize: 1 });
+      const { count, countCapped } = await panel.provider.list(list[1], { ...callParams, ...filters, page: 1, pageSize: 1 });
       const params = { what: countNoun(manifest, count), count: formatNumber(count), shown };
+      if (countCapped) return t('More than {what} match {shown}.', params);
       return count === 1 ? t('{what} matches {shown}.', params) : t('{what} match {shown}.', params);
     } catch {
       return t('Filter: {shown}.', { shown });

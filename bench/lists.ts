@@ -1,0 +1,171 @@
+// Lists at scale (issue 14): a generator fills the tables that grow with the number of TV devices (app infos,
+// achieved goals, installations) to --rows each, then keep-alive load from another process measures the list
+// calls, /healthz and the device lookup, alone and while two clients loop the heaviest list query; on SQLite and
+// on PostgreSQL (a fresh database of the server tests' TEST_DATABASE_URL). One table, as ratios to /healthz alone
+// in the same run: the machine is shared, absolutes wander.
+//   npm run bench -- lists [--rows 1000000] [--seconds 3] [--dialect sqlite|postgres] [--read-workers 2]
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { ADMIN, startApp, type Dialect } from '../tests/server/harness.ts';
+import { load, seed, type Load } from './lookup.ts';
+
+function option(name: string, fallback: string): string {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 && process.argv[at + 1] ? process.argv[at + 1] : fallback;
+}
+
+const ROWS = Number(option('rows', '20000'));
+const DURATION_MS = Number(option('seconds', process.env.BENCH_SECONDS ?? '3')) * 1000;
+/** Clients looping a list call (autocannon -c 10 in the issue's measurements). */
+const CLIENTS = 10;
+const CHUNK = 1000;
+
+const VERSIONS = Array.from({ length: 40 }, (_, i) => `1.${i}.${i % 10}`);
+const WHITELABELS = ['aurora', 'nordtv', 'kinomax'];
+const PLATFORMS = ['tizen', 'webos', 'androidtv', 'vidaa', 'titan'];
+const GOALS = ['firstLaunch', 'login', 'playback', 'purchase', 'settingsOpened', 'search', 'epgOpened', 'trailer'];
+
+/** Pseudo-random but repeatable, so sort orders are not the insertion order. */
+const scramble = (i: number) => ((i * 2_654_435_761) >>> 0).toString(36);
+
+/** Multi-row inserts of `count` generated rows, CHUNK per statement, all in one transaction. */
+async function fill(app: FastifyInstance, table: string, count: number, row: (i: number) => Record<string, unknown>): Promise<void> {
+  await app.engine.db.transaction().execute(async (trx) => {
+    for (let start = 0; start < count; start += CHUNK) {
+      const rows = [];
+      for (let i = start; i < Math.min(count, start + CHUNK); i++) rows.push(row(i));
+      await trx.insertInto(table).values(rows).execute();
+    }
+  });
+}
+
+async function generate(app: FastifyInstance, rows: number): Promise<void> {
+  const base = Date.parse('2024-01-01T00:00:00Z');
+  const at = (i: number) => new Date(base + ((i * 7919) % rows) * 60_000).toISOString();
+  await fill(app, 'app_infos', rows, (i) => ({
+    appInstallId: `install-${scramble(i)}-${i}`,
+    email: `user${scramble(i + 1)}@example.com`,
+    login: `login-${scramble(i + 2)}`,
+    version: VERSIONS[i % VERSIONS.length],
+    whitelabel: WHITELABELS[i % 3],
+    platform: PLATFORMS[i % 5],
+    userId: `u${i % 50_000}`,
+    active: i % 7 ? 'yes' : 'no',
+  }));
+  await fill(app, 'achieved_goals', rows, (i) => ({
+    appInstallId: `install-${scramble(i)}-${i}`,
+    userId: `u${i % 50_000}`,
+    goalName: GOALS[i % GOALS.length],
+    goalDateTime: at(i),
+    goalParams: '{}',
+    abtestingId: (i % 10) + 1,
+    stuckingCount: i % 4,
+  }));
+  await fill(app, 'installations', rows, (i) => ({
+    name: `tv-${scramble(i + 3)}`,
+    userId: `u${i % 50_000}`,
+    whitelabelId: (i % 3) + 1,
+    createdAt: at(i),
+    updatedAt: at(i + 1),
+  }));
+  if (app.engine.caps.name === 'postgres') {
+    for (const table of ['app_infos', 'achieved_goals', 'installations']) await sql`analyze ${sql.table(table)}`.execute(app.engine.db);
+  }
+}
+
+interface Case {
+  name: string;
+  path: string;
+}
+
+function cases(rows: number): Case[] {
+  const ai = '/v1/admin/appinfo/get';
+  const inst = '/v1/admin/installation/get';
+  const deepPage = Math.max(2, Math.floor(rows / 20 / 2));
+  const out: Case[] = [
+    { name: 'page 1, no filter (app infos)', path: `${ai}?page=1&pageSize=20` },
+    { name: 'equality filter (achieved goals userId)', path: '/v1/admin/achievedGoals/get?page=1&pageSize=20&userId=u4242' },
+    { name: 'contains filter (app infos email)', path: `${ai}?page=1&pageSize=20&email=${encodeURIComponent('user1a')}` },
+    { name: 'contains, no match (app infos email)', path: `${ai}?page=1&pageSize=20&email=nobody-at-all` },
+    { name: 'sort createdAt desc (installations)', path: `${inst}?page=1&pageSize=20&sortBy=createdAt&sortOrder=desc` },
+  ];
+  for (const field of ['email', 'login', 'appInstallId', 'version', 'whitelabel', 'platform']) {
+    out.push({ name: `sort ${field} desc (app infos)`, path: `${ai}?page=1&pageSize=20&sortBy=${field}&sortOrder=desc` });
+  }
+  for (const field of ['name', 'userId', 'whitelabel.name', 'updatedAt']) {
+    out.push({ name: `sort ${field} asc (installations)`, path: `${inst}?page=1&pageSize=20&sortBy=${field}&sortOrder=asc` });
+  }
+  out.push({ name: `page ${deepPage.toLocaleString('en')} (app infos)`, path: `${ai}?page=${deepPage}&pageSize=20` });
+  return out;
+}
+
+/** The heaviest list query: a contains filter matching nothing, sorted by a text column. */
+const HEAVY = ['/v1/admin/appinfo/get?email=nobody-at-all&pageSize=20', '/v1/admin/appinfo/get?login=nobody-at-all&pageSize=100&sortBy=email&sortOrder=desc'];
+
+interface Row {
+  name: string;
+  r: Load;
+  against: Load;
+}
+
+async function run(dialect: Dialect): Promise<Row[]> {
+  const { app, cleanup } = await startApp(dialect, { config: { publicRateLimit: { perMinute: 100_000_000 }, sqliteReadWorkers: Number(option('read-workers', '2')) } });
+  const out: Row[] = [];
+  try {
+    const lookups = await seed(app, 0);
+    const t = Date.now();
+    await generate(app, ROWS);
+    console.log(`${dialect}: ${ROWS.toLocaleString('en')} rows each in app_infos, achieved_goals, installations filled in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    const login = await fetch(`${base}/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+    const token = ((await login.json()) as { data: { token: string } }).data.token;
+    const health = await load(base, ['/healthz'], [], CLIENTS, DURATION_MS);
+    out.push({ name: '/healthz alone', r: health, against: health });
+    for (const c of cases(ROWS)) {
+      const first = await fetch(base + c.path, { headers: { authorization: token } });
+      if (first.status !== 200) throw new Error(`${c.path}: HTTP ${first.status} ${await first.text()}`);
+      // The loader sends no token on its own loops: give the list calls theirs through the admin loops instead.
+      const r = await load(base, ['/healthz'], Array.from({ length: CLIENTS }, () => ({ path: c.path, token })), 0, DURATION_MS);
+      out.push({ name: c.name, r: adminAsLoad(r, DURATION_MS), against: health });
+    }
+    const lookup = await load(base, lookups, [], CLIENTS, DURATION_MS);
+    out.push({ name: 'device lookup alone', r: lookup, against: health });
+    const heavy = HEAVY.map((path) => ({ path, token }));
+    const healthBusy = await load(base, ['/healthz'], heavy, CLIENTS, DURATION_MS);
+    out.push({ name: '/healthz while 2 clients loop heavy list', r: healthBusy, against: health });
+    const lookupBusy = await load(base, lookups, heavy, CLIENTS, DURATION_MS);
+    out.push({ name: 'device lookup while 2 loop heavy list', r: lookupBusy, against: lookup });
+  } finally {
+    await app.close();
+    await cleanup();
+  }
+  return out;
+}
+
+/** The list calls ran as the loader's admin loops (they carry a token): their count and latencies are the figures. */
+function adminAsLoad(r: Load, durationMs: number): Load {
+  return { ...r, rps: r.admin / (durationMs / 1000), p99: r.adminP99 ?? NaN, p50: r.adminP50 ?? NaN };
+}
+
+export async function listsAtScale(): Promise<void> {
+  const only = option('dialect', '');
+  const results = new Map<Dialect, Row[] | string>();
+  for (const dialect of ['sqlite', 'postgres'] as Dialect[]) {
+    if (only && only !== dialect) continue;
+    try {
+      results.set(dialect, await run(dialect));
+    } catch (error) {
+      results.set(dialect, (error as Error).message);
+    }
+  }
+  const names = [...results.values()].find((v): v is Row[] => Array.isArray(v))?.map((r) => r.name) ?? [];
+  const cell = (row?: Row) =>
+    row ? `${row.r.rps.toFixed(row.r.rps < 10 ? 1 : 0).padStart(7)} req/s p99 ${(Number.isNaN(row.r.p99) ? '-' : row.r.p99.toFixed(0)).padStart(5)} ms ${(row.r.rps / row.against.rps).toFixed(3).padStart(6)}x${row.r.errors ? ` ${row.r.errors} err` : ''}` : '';
+  console.log(`\nlists at ${ROWS.toLocaleString('en')} rows (${CLIENTS} clients, ${DURATION_MS / 1000} s per case; x = share of /healthz alone, the lookup under load as a share of the lookup alone)`);
+  console.log(`${'case'.padEnd(44)} ${[...results.keys()].map((d) => d.padEnd(38)).join(' ')}`);
+  for (const name of names) {
+    console.log(`${name.padEnd(44)} ${[...results.values()].map((v) => (Array.isArray(v) ? cell(v.find((r) => r.name === name)) : '').padEnd(38)).join(' ')}`);
+  }
+  for (const [dialect, v] of results) if (!Array.isArray(v)) console.log(`${dialect}: failed (${v})`);
+}

@@ -1,0 +1,93 @@
+// How a list call counts its rows (issue 14): only what the filters need, exactly up to a limit and capped beyond
+// it, and not again when only the page changes. docs/manifests.md "Lists: count" describes the answer.
+import { sql, type Compilable, type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { Engine } from './context.ts';
+import type { EntityModel } from './model.ts';
+
+/** Rows counted exactly; beyond it the answer is `count: limit, countCapped: true` ("10,000+" in the pager). */
+export const DEFAULT_LIST_COUNT_LIMIT = 10_000;
+/** A capped count is kept this long at most (a write through the API forgets it at once). */
+const CAPPED_COUNT_TTL_MS = 60_000;
+const CACHED_FILTERS_PER_ENTITY = 200;
+
+export interface ListCount {
+  count: number;
+  /** True when more rows match than `count` (the limit): the pager shows "10,000+". */
+  countCapped?: true;
+}
+
+interface CountOptions {
+  /** The filters' conditions applied to a query over `table as t` (joined to the relations named in `relations`). */
+  where: (query: SelectQueryBuilder<any, any, any>) => SelectQueryBuilder<any, any, any>;
+  /** Relations (by name) the active filters reach into: only those are joined. */
+  relations: string[];
+  /** Identifies the filters' values: counts are shared by calls that differ only in page, size or order. */
+  key: string;
+  /** What the page query already tells: its offset, size and how many rows it answered. */
+  offset: number;
+  pageSize: number;
+  rowsOnPage: number;
+}
+
+interface Cached {
+  count: number;
+  at: number;
+}
+
+const caches = new WeakMap<Engine, Map<string, Map<string, Cached>>>();
+
+function cacheOf(engine: Engine, entity: string): Map<string, Cached> {
+  let byEntity = caches.get(engine);
+  if (!byEntity) {
+    const created = new Map<string, Map<string, Cached>>();
+    caches.set(engine, created);
+    // Any committed write through the API to an entity forgets its capped counts.
+    engine.changes.on((change) => created.get(change.entity)?.clear());
+    byEntity = created;
+  }
+  let cache = byEntity.get(entity);
+  if (!cache) byEntity.set(entity, (cache = new Map()));
+  return cache;
+}
+
+/** Rows of a list's SELECT: off the event loop on SQLite (server/db/read-pool.ts), with its time limit. */
+export async function readRows<R = Record<string, unknown>>(engine: Engine, query: Compilable): Promise<R[]> {
+  if (engine.reads) return engine.reads.rows<R>(query.compile());
+  return (await engine.db.executeQuery<R>(query.compile())).rows;
+}
+
+/** The relation aliases (r_<name>) a set of column references reaches into. */
+export function relationsOf(refs: string[]): string[] {
+  return [...new Set(refs.filter((r) => r.startsWith('r_')).map((r) => r.slice(2, r.indexOf('.'))))];
+}
+
+/**
+ * The count of a list call. A page that is not full already tells the exact count, so no query runs; otherwise one
+ * `count(*)` over at most limit + 1 rows, with no relation join unless a filter uses it. A capped count is cached
+ * per filter values (paging does not recount it) until a write to the entity or a minute has passed.
+ */
+export async function countList(engine: Engine, model: EntityModel, options: CountOptions, db: Kysely<any> = engine.db): Promise<ListCount> {
+  const { offset, pageSize, rowsOnPage } = options;
+  if (rowsOnPage > 0 && rowsOnPage < pageSize) return { count: offset + rowsOnPage };
+  if (rowsOnPage === 0 && offset === 0) return { count: 0 };
+  const limit = engine.listCountLimit ?? DEFAULT_LIST_COUNT_LIMIT;
+  const cache = cacheOf(engine, model.entity);
+  const cached = cache.get(options.key);
+  if (cached && Date.now() - cached.at < CAPPED_COUNT_TTL_MS) return { count: cached.count, countCapped: true };
+  let inner = db.selectFrom(`${model.table} as t`);
+  for (const relation of model.manifest.relations ?? []) {
+    if (!options.relations.includes(relation.name)) continue;
+    const target = engine.models.get(relation.entity)!;
+    inner = inner.leftJoin(`${target.table} as r_${relation.name}`, `r_${relation.name}.id`, `t.${relation.field}`);
+  }
+  const matching = options.where(inner.select(sql.lit(1).as('one'))).limit(limit + 1);
+  const [row] = await readRows<{ count: number | string }>(engine, db.selectFrom(matching.as('m')).select(sql<number>`count(*)`.as('count')));
+  const counted = Number(row?.count ?? 0);
+  if (counted <= limit) {
+    cache.delete(options.key);
+    return { count: counted };
+  }
+  if (cache.size >= CACHED_FILTERS_PER_ENTITY) cache.delete(cache.keys().next().value!);
+  cache.set(options.key, { count: limit, at: Date.now() });
+  return { count: limit, countCapped: true };
+}

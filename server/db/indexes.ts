@@ -1,0 +1,20 @@
+// The indexes a list needs (issue 14): one behind every sortable and filterable own column, with `id` after it, so
+// ORDER BY column, id (both ascending or both descending: the index is read backwards) and the equality filters
+// read only the rows of the page. Relation fields (whitelabel.name) are the other table's and are not indexed here.
+import type { EntityModel } from '../crud/model.ts';
+
+/** [[column, 'id'], ...] for each sortable or filterable own column of the model's list (and its default order). */
+export function listIndexes(model: EntityModel): string[][] {
+  const list = model.manifest.list ?? {};
+  const fields = new Set<string>([
+    ...(list.sortable ?? []),
+    ...(list.filters ?? []).map((f) => f.field),
+    ...(list.defaultOrder ? [list.defaultOrder.field] : []),
+  ]);
+  const out: string[][] = [];
+  for (const field of fields) {
+    if (field === 'id' || field.includes('.') || !model.hasColumn(field) || model.secrets.has(field)) continue;
+    out.push([field, 'id']);
+  }
+  return out;
+}

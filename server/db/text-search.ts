@@ -1,0 +1,71 @@
+// Contains filters on an index that serves them (issue 14). A list filter `{"op": "contains", "index": "trigram"}`
+// is served by a trigram index instead of a scan of every row:
+//   PostgreSQL: a GIN index with pg_trgm's gin_trgm_ops on the column; ILIKE '%v%' uses it as it is. When the
+//     extension cannot be created (no permission), the server says so once at start and the filter scans.
+//   SQLite: one FTS5 table per entity (tokenize trigram, case-insensitive) over the trigram-indexed columns, an
+//     external-content index kept by triggers; the filter becomes `id in (select rowid from fts ... like ...)`.
+// Values shorter than 3 characters cannot use a trigram index: they still give the same rows, by a scan.
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Capabilities } from './database.ts';
+import type { EntityModel } from '../crud/model.ts';
+
+/** Own columns with a contains filter declared `index: trigram`. */
+export function trigramFields(model: EntityModel): string[] {
+  const fields = (model.manifest.list?.filters ?? [])
+    .filter((f) => f.op === 'contains' && f.index === 'trigram' && !f.field.includes('.') && model.hasColumn(f.field))
+    .map((f) => f.field);
+  return [...new Set(fields)];
+}
+
+export const ftsTable = (model: EntityModel) => `fts_${model.table}`;
+
+/** Creates what serves the model's trigram filters; returns a line for the log when it could not. */
+export async function syncTextSearch(db: Kysely<any>, caps: Capabilities, model: EntityModel): Promise<string | undefined> {
+  const fields = trigramFields(model);
+  if (!fields.length) return undefined;
+  if (caps.name === 'postgres') {
+    try {
+      await sql`create extension if not exists pg_trgm`.execute(db);
+    } catch (error) {
+      return `pg_trgm is not available (${(error as Error).message}): contains filters of ${model.table} (${fields.join(', ')}) scan every row; ask the database's owner to run CREATE EXTENSION pg_trgm`;
+    }
+    for (const field of fields) {
+      await sql`create index if not exists ${sql.id(`trgm_${model.table}_${field}`.slice(0, 63))} on ${sql.table(model.table)} using gin (${sql.ref(field)} gin_trgm_ops)`.execute(db);
+    }
+    return undefined;
+  }
+  const fts = ftsTable(model);
+  const existing = await sql<{ sql: string }>`select sql from sqlite_master where name = ${fts}`.execute(db);
+  const wanted = `create virtual table ${fts} using fts5(${fields.map((f) => `"${f}"`).join(', ')}, content='${model.table}', content_rowid='id', tokenize='trigram case_sensitive 0')`;
+  if (existing.rows[0]?.sql === wanted) return undefined;
+  // A derived index: when the manifest's fields changed, it is built again from the table.
+  await db.transaction().execute(async (trx) => {
+    await sql`drop table if exists ${sql.id(fts)}`.execute(trx);
+    for (const suffix of ['ai', 'ad', 'au']) await sql`drop trigger if exists ${sql.id(`${fts}_${suffix}`)}`.execute(trx);
+    await sql.raw(wanted).execute(trx);
+    const cols = fields.map((f) => `"${f}"`).join(', ');
+    const newCols = fields.map((f) => `new."${f}"`).join(', ');
+    const oldCols = fields.map((f) => `old."${f}"`).join(', ');
+    await sql.raw(`create trigger ${fts}_ai after insert on ${model.table} begin insert into ${fts}(rowid, ${cols}) values (new.id, ${newCols}); end`).execute(trx);
+    await sql.raw(`create trigger ${fts}_ad after delete on ${model.table} begin insert into ${fts}(${fts}, rowid, ${cols}) values ('delete', old.id, ${oldCols}); end`).execute(trx);
+    await sql
+      .raw(`create trigger ${fts}_au after update on ${model.table} begin insert into ${fts}(${fts}, rowid, ${cols}) values ('delete', old.id, ${oldCols}); insert into ${fts}(rowid, ${cols}) values (new.id, ${newCols}); end`)
+      .execute(trx);
+    await sql.raw(`insert into ${fts}(${fts}) values ('rebuild')`).execute(trx);
+  });
+  return undefined;
+}
+
+/**
+ * The WHERE condition of a contains filter on `t.<field>` with the value `value`, or undefined when the field has
+ * no trigram index on this dialect (the caller's LIKE/ILIKE applies, which PostgreSQL's GIN index serves as is).
+ */
+export function trigramCondition(caps: Capabilities, model: EntityModel, field: string, value: string): RawBuilder<unknown> | undefined {
+  if (caps.name !== 'sqlite' || !trigramFields(model).includes(field)) return undefined;
+  const fts = sql.table(ftsTable(model));
+  // FTS5 uses its index for LIKE without ESCAPE only: values free of wildcards need none.
+  const like = /[\\%_]/.test(value)
+    ? sql`${sql.ref(field)} like ${`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`
+    : sql`${sql.ref(field)} like ${`%${value}%`}`;
+  return sql`t.id in (select rowid from ${fts} where ${like})`;
+}
