@@ -65,23 +65,25 @@ interface Order {
 }
 
 /**
- * The rows after the last one sent, in the list's own order (`ref direction, id asc`), NULLs where the dialect
- * puts them: a keyset walk, so each batch is one indexed query however deep into the list it is.
+ * The rows after the last one sent, in the list's own order (`ref direction, id direction`: id breaks ties the
+ * same way), NULLs where the dialect puts them: a keyset walk, so each batch is one indexed query however deep
+ * into the list it is.
  */
 function after(engine: Engine, order: Order | null, last: { key: unknown; id: number }) {
   return (eb: ExpressionBuilder<any, any>): Expression<SqlBool> => {
     const id = eb.ref('t.id');
     if (!order) return eb(id, '>', last.id);
+    const onward = order.direction === 'asc' ? '>' : '<';
     const key = eb.ref(order.ref);
-    if (order.ref === 't.id') return eb(id, order.direction === 'asc' ? '>' : '<', last.id);
+    if (order.ref === 't.id') return eb(id, onward, last.id);
     // NULLs come after the values when they sort high and the order ascends, or sort low and it descends.
     const nullsAfter = engine.caps.nullsSortHigh === (order.direction === 'asc');
     if (last.key === null || last.key === undefined) {
-      const sameNull = eb.and([eb(key, 'is', null), eb(id, '>', last.id)]);
+      const sameNull = eb.and([eb(key, 'is', null), eb(id, onward, last.id)]);
       return nullsAfter ? sameNull : eb.or([sameNull, eb(key, 'is not', null)]);
     }
-    const beyond = eb(key, order.direction === 'asc' ? '>' : '<', last.key);
-    const tie = eb.and([eb(key, '=', last.key), eb(id, '>', last.id)]);
+    const beyond = eb(key, onward, last.key);
+    const tie = eb.and([eb(key, '=', last.key), eb(id, onward, last.id)]);
     return eb.or(nullsAfter ? [beyond, tie, eb(key, 'is', null)] : [beyond, tie]);
   };
 }
@@ -161,7 +163,7 @@ function registerExport(app: FastifyInstance, engine: Engine, manifest: Manifest
         for (;;) {
           let query = last ? base.where(after(engine, order, last)) : base;
           if (order) query = query.orderBy(order.ref, order.direction);
-          const rows: Record<string, unknown>[] = await query.orderBy('t.id', 'asc').limit(EXPORT_BATCH).execute();
+          const rows: Record<string, unknown>[] = await query.orderBy('t.id', order?.direction ?? 'asc').limit(EXPORT_BATCH).execute();
           if (rows.length) yield rows.map(toLine).join('');
           if (rows.length < EXPORT_BATCH) return;
           const tail = rows[rows.length - 1];
