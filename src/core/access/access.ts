@@ -1,8 +1,8 @@
 import type { ActionDecl, Manifest, Role } from '../../../kernel/manifest/types.ts';
 import { HOME_BY_ROLE } from '../../../kernel/roles.ts';
-import { canCall, MENU, SCREEN } from './can-call';
+import { canCall, MENU, SCREEN } from './can-call.ts';
 
-export { canCall, callDecision, matches, MENU, SCREEN } from './can-call';
+export { canCall, callDecision, matches, MENU, SCREEN } from './can-call.ts';
 
 /** Where a role lands when it opens a screen it may not see (SPEC 2 guard): the `home` of schemas/roles.json. */
 export { HOME_BY_ROLE };

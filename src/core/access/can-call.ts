@@ -1,7 +1,7 @@
 // The one access decision of the panel: may this role make this call (on this row)? Buttons, menus, row
 // actions, forms and routes all ask it, so the UI shows exactly what the server lets through.
-import type { ActionDecl, Manifest, Role } from '../../../kernel/manifest/types';
-import { matches } from '../../../kernel/rules/condition';
+import type { ActionDecl, Manifest, Role } from '../../../kernel/manifest/types.ts';
+import { matches } from '../../../kernel/rules/condition.ts';
 
 /** Pseudo-calls besides the declared actions: opening the manifest's screen (its route) and its menu entry. */
 export const SCREEN = '#screen';
