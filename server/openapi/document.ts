@@ -233,6 +233,25 @@ function responses(success: Json | undefined, codes: ErrorCode[], successText = 
   return out;
 }
 
+/** `GET <list path>/export.csv` (server/crud/export.ts): the list's filters and sort, every matching row as CSV. */
+function exportOperation(manifest: Manifest, name: string, action: ActionDecl, listInput: Json, failures: ErrorCode[]): Json {
+  const parameters = queryParameters(listInput).filter((p) => p.name !== 'page' && p.name !== 'pageSize');
+  const refusals = responses(undefined, failures);
+  return {
+    operationId: `${manifest.entity}.${name}.export`,
+    tags: [manifest.entity],
+    summary: `Export ${manifest.title} as CSV`,
+    description:
+      'Every row matching the filters, in the sort asked for (page and pageSize are ignored), with the list\'s columns ' +
+      'as the screen shows them; streamed in batches, so memory does not grow with the rows. Cells starting with = + - @ ' +
+      'get a leading quote. Each export writes a users-log row. HEAD is not offered.',
+    'x-roles': action.roles,
+    security: [{ token: [] }],
+    parameters,
+    responses: { '200': { description: 'the CSV file (UTF-8 with a byte order mark, CRLF line ends)', content: { 'text/csv': { schema: { type: 'string' } } } }, ...refusals },
+  };
+}
+
 /** Query parameters of an input schema, one per field. */
 function queryParameters(input: Json): Json[] {
   const properties = (input.properties ?? {}) as Record<string, Json>;
@@ -328,6 +347,7 @@ export function openApiDocument(manifests: Manifest[], options: DocumentOptions)
       }
       operation.responses = responses(actionOutput(model, action), failuresOf(model, action));
       add(action.path, action.method, operation);
+      if (action.kind === 'list' && model && manifest.list?.columns?.length) add(`${action.path}/export.csv`, 'GET', exportOperation(manifest, name, action, input, failuresOf(model, action)));
       if (action.method === 'GET' && writes(action, options.handlers)) {
         add(action.path, 'HEAD', {
           operationId: `${manifest.entity}.${name}.head`,
