@@ -94,7 +94,15 @@ class GuardedDriver implements Driver {
     return this.run(() => this.inner.commitTransaction((connection as GuardedConnection).inner), 'committed');
   }
   rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.run(() => this.inner.rollbackTransaction((connection as GuardedConnection).inner));
+    return this.run(async () => {
+      try {
+        await this.inner.rollbackTransaction((connection as GuardedConnection).inner);
+      } catch (error) {
+        // SQLite ends the transaction itself on some failures (SQLITE_FULL, SQLITE_IOERR): the write's own error,
+        // not this rollback's, is what the caller must hear.
+        if (!/no transaction is active/.test((error as Error).message)) throw error;
+      }
+    });
   }
   releaseConnection(connection: DatabaseConnection): Promise<void> {
     return this.inner.releaseConnection((connection as GuardedConnection).inner);

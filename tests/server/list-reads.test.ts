@@ -45,7 +45,7 @@ describe('a list read past its time limit (sqlite)', () => {
     const slow = await app.inject({ url: '/v1/admin/appinfo/get?email=q&sortBy=login&sortOrder=desc', headers: { authorization: token } });
     expect(slow.statusCode).toBe(503);
     expect(slow.headers['retry-after']).toBeDefined();
-    expect(slow.json()).toEqual({ result: false, message: expect.stringMatching(/^The list query took longer than 1 ms and was stopped; narrow the filters/) });
+    expect(slow.json()).toEqual({ result: false, code: 'ERR_UNAVAILABLE', message: expect.stringMatching(/^The list query took longer than 1 ms and was stopped; narrow the filters/) });
     expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200);
     // The stopped worker was replaced: the next read is served again (and stopped again, for the same reason).
     const again = await app.inject({ url: '/v1/admin/appinfo/get?email=q', headers: { authorization: token } });
