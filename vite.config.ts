@@ -5,6 +5,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { loadManifestDir } from './server/manifests.ts';
 import { formValidators } from './scripts/build/form-validators.ts';
+import { schemasFolder } from './scripts/build/schemas-folder.ts';
 
 const BACKEND = process.env.PANEL_BACKEND ?? 'http://127.0.0.1:8080';
 /** The manifests the build checks (SCHEMAS_DIR, as the server reads; default schemas/). */
@@ -60,7 +61,7 @@ function precompress(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), manifestCheck(), formValidators([SCHEMAS_DIR]), precompress()],
+  plugins: [react(), schemasFolder(SCHEMAS_DIR), manifestCheck(), formValidators([SCHEMAS_DIR]), precompress()],
   build: { outDir: 'dist', emptyOutDir: true, manifest: true },
   server: {
     proxy: {

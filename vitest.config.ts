@@ -1,12 +1,13 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { formValidators } from './scripts/build/form-validators.ts';
+import { schemasFolder } from './scripts/build/schemas-folder.ts';
 
 // Three suites, one command: unit/component tests in jsdom, server integration tests (every case on SQLite
 // and PostgreSQL), and end-to-end tests that drive the built panel in Chromium against the real server.
 export default defineConfig({
   // The component tests' server adds the engine fixtures to schemas/, so their forms are compiled too.
-  plugins: [react(), formValidators(['schemas', 'tests/server/fixtures'])],
+  plugins: [react(), schemasFolder('schemas'), formValidators(['schemas', 'tests/server/fixtures'])],
   test: {
     projects: [
       {

@@ -6,6 +6,6 @@ cd "$(dirname "$0")/.."
 npx tsx scripts/build/manifest-types.ts
 npx tsc --noEmit -p tsconfig.json
 npx eslint .
-npx depcruise kernel server src overrides scripts tests bench vite.config.ts --ignore-known
+npx depcruise kernel server src overrides scripts tests bench vite.config.ts
 npx vite build --logLevel warn
 npx vitest run

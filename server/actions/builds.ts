@@ -13,7 +13,7 @@ import { SEMVER } from '../../kernel/rules/formats.ts';
 import { conflict, fieldError } from '../errors.ts';
 import { tryTransactionLock } from '../db/locks.ts';
 import type { Engine } from '../crud/context.ts';
-import { localPath } from '../crud/files.ts';
+import { localPath } from '../crud/file-paths.ts';
 import type { ActionContext } from './types.ts';
 
 export const BUILDS_FOLDER = 'builds';

@@ -5,14 +5,12 @@
 // file under the upload folders that no row names is removed, with the folders it leaves empty.
 import { access, open, readdir, readFile, rename, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Engine } from './context.ts';
-import { localPath, storedFileFields } from './files.ts';
+import { STAGING, localPath, storedFileFields } from './file-paths.ts';
 
 /** Engine bookkeeping, created at start like schema_migrations: one row per committed write that moved files. */
 export const FILE_WRITES_TABLE = 'file_writes';
-export const STAGING = '.staging';
 
 export interface Move {
   /** Where the new file goes. */
@@ -23,15 +21,6 @@ export interface Move {
 export interface Journal {
   id: string;
   moves: Move[];
-}
-
-/**
- * A name in the staging folder, prefixed with the writing process's id: a process that starts while another
- * one on the same DATA_DIR is writing leaves that one's files alone. (Processes sharing a DATA_DIR run on
- * one host.)
- */
-export function stagingPath(dataDir: string, suffix: string): string {
-  return join(dataDir, STAGING, `${process.pid}-${randomBytes(12).toString('hex')}${suffix}`);
 }
 
 function ownerAlive(name: string): boolean {

@@ -5,22 +5,15 @@
 // at (`/whitelabels/x.png`).
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import type { Kysely } from 'kysely';
-import type { FileRule } from '../../kernel/manifest/types.ts';
 import { badRequest, fieldError, onField } from '../errors.ts';
 import { isUploadedFile } from '../plugins/uploads.ts';
 import { checkUpload } from './file-checks.ts';
 import type { EntityModel } from './model.ts';
 import type { Engine } from './context.ts';
-import { FILE_WRITES_TABLE, STAGING, exists, lockPath, pruneEmptyFolders, stagingPath, writeDurably, type Journal } from './file-journal.ts';
-
-const fileRules = (model: EntityModel): Record<string, FileRule> => model.manifest.storage?.files ?? {};
-
-/** Fields whose upload is kept as a file at `path` (JSON uploads parsed into the record are not). */
-export function storedFileFields(model: EntityModel): Set<string> {
-  return new Set(Object.entries(fileRules(model)).filter(([, rule]) => rule.path).map(([field]) => field));
-}
+import { FILE_WRITES_TABLE, exists, lockPath, pruneEmptyFolders, writeDurably, type Journal } from './file-journal.ts';
+import { STAGING, fileRules, localPath, stagingPath, storedFileFields } from './file-paths.ts';
 
 /**
  * Takes the uploads out of a caller's input: JSON files become the record value of their field, stored files
@@ -63,15 +56,6 @@ export function storagePath(template: string, record: Record<string, unknown>): 
     if (!/^[A-Za-z0-9_-]+$/.test(value)) throw fieldError(field, `${field}: must be letters, digits, - or _ to name its files`);
     return value;
   });
-}
-
-/** Absolute path of a stored URL path under `dataDir` (or its `folder`); undefined for dot segments or backslashes. */
-export function localPath(dataDir: string, urlPath: string, folder = ''): string | undefined {
-  const parts = urlPath.split('/').filter(Boolean);
-  if (parts.some((p) => p.startsWith('.') || p.includes('\\') || p.includes('\0'))) return undefined;
-  const root = resolve(dataDir, folder);
-  const full = resolve(dataDir, ...parts);
-  return full.startsWith(root + sep) ? full : undefined;
 }
 
 /**

@@ -3,7 +3,6 @@
 // touched (for "who changed it") and how a refused call ended; every text is made safe to read as one line.
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Engine } from '../crud/context.ts';
 
 /** One field a write changed (server/audit/diff.ts computes them); a secret's values are never kept. */
 export interface FieldChange {
@@ -155,6 +154,12 @@ export class RowBudget {
   }
 }
 
+/** What the audit's own writers need of the engine (server/crud/context.ts's Engine has both), declared here so the audit log does not import the engine that holds it. */
+export interface AuditTarget {
+  db: Kysely<any>;
+  audit: AuditLog;
+}
+
 export interface BudgetedRows {
   /** Writes the row unless `key` or everyone has had their share this window (then it is counted for the summary). */
   write(key: string, actor: Actor, path: string, extra: AuditExtra): Promise<void>;
@@ -167,7 +172,7 @@ export interface BudgetedRows {
  */
 export function budgetedRows(
   app: FastifyInstance,
-  engine: Engine,
+  engine: AuditTarget,
   limits: { perKey: number; overall: number; windowMs: number },
   summaryPath: string,
   what: string,
@@ -198,7 +203,7 @@ export const REFUSED_CALL_ROWS = { perKey: 30, overall: 300, windowMs: 60_000 };
  * Logs every call refused with 403 (the caller's role may not use it) under the declared path, so a reviewer
  * sees who tried what; a user looping on refused calls gets a summary row instead of one row each.
  */
-export function registerRefusalAudit(app: FastifyInstance, engine: Engine, limits = REFUSED_CALL_ROWS): void {
+export function registerRefusalAudit(app: FastifyInstance, engine: AuditTarget, limits = REFUSED_CALL_ROWS): void {
   const rows = budgetedRows(app, engine, limits, '/v1/admin/refused', 'refused calls', 'users');
   app.addHook('onResponse', async (request, reply) => {
     const actor = request.user;

@@ -1,6 +1,7 @@
 // Done-when of issue 13: a new entity and a new role are each added by writing files in schemas/ only (here a
 // temporary copy), and work end to end — the server makes the table and calls and enforces the roles; the
 // panel's engine (route guard, menu, forms compiled at build, user form's role choices) picks them up.
+// tests/e2e/new-entity-and-role.test.ts builds the panel from such a copy and drives it in Chromium.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

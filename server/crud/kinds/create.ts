@@ -4,7 +4,8 @@ import { fieldError } from '../../errors.ts';
 import type { Engine } from '../context.ts';
 import { check, objectValidator, titleOf } from '../input.ts';
 import type { EntityModel } from '../model.ts';
-import { storedFileFields, takeUploads, withFiles } from '../files.ts';
+import { storedFileFields } from '../file-paths.ts';
+import { takeUploads, withFiles } from '../files.ts';
 import { readOne } from '../rows.ts';
 import { applyForRole, checkRelations, checkUnique, coerceAll, pick, refuseReadOnly, runCheck, storedValues, write, type ActionHandler } from './shared.ts';
 

@@ -5,7 +5,8 @@ import type { Engine } from '../context.ts';
 import { check, objectValidator, titleOf } from '../input.ts';
 import { refusalText } from '../../../kernel/manifest/error-text.ts';
 import type { EntityModel } from '../model.ts';
-import { storedFileFields, takeUploads, withFiles } from '../files.ts';
+import { storedFileFields } from '../file-paths.ts';
+import { takeUploads, withFiles } from '../files.ts';
 import { readOne } from '../rows.ts';
 import { checkVersion, nextVersion, takeVersion } from '../versions.ts';
 import {

@@ -5,13 +5,14 @@ import { ROLES } from '../../../kernel/roles';
 import { indexManifests, type ManifestSet } from '../../../kernel/manifest/manifest-set';
 
 /**
- * The bundled schemas/*.json files (the meta-schema excluded). The build refuses an invalid manifest (the
+ * The bundled schemas/*.json files (the meta-schema excluded): `@schemas` is the folder the build reads
+ * (SCHEMAS_DIR, default schemas/: scripts/build/schemas-folder.ts). The build refuses an invalid manifest (the
  * manifest-check plugin of vite.config.ts), so the panel indexes them without shipping the validator.
  */
 export function bundledManifests(): ManifestSet {
-  const modules = import.meta.glob<{ default: unknown }>(['/schemas/*.json', '!/schemas/manifest.schema.json', '!/schemas/roles.json'], { eager: true });
+  const modules = import.meta.glob<{ default: unknown }>(['@schemas/*.json', '!@schemas/manifest.schema.json', '!@schemas/roles.json'], { eager: true });
   const files = Object.entries(modules)
-    .map(([path, mod]) => ({ file: path.replace(/^\//, ''), json: expandManifest(mod.default as Manifest, ROLES) as unknown }))
+    .map(([path, mod]) => ({ file: `schemas/${path.slice(path.lastIndexOf('/') + 1)}`, json: expandManifest(mod.default as Manifest, ROLES) as unknown }))
     .sort((a, b) => a.file.localeCompare(b.file));
   return indexManifests(files.map((f) => f.json as Manifest), files);
 }
