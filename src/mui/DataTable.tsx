@@ -247,6 +247,8 @@ export function DataTable({ manifest, file, rows, loading, expanded, renderActio
   );
   const apiRef = useGridApiRef();
   const gridLocaleText = useGridLocaleText();
+  // One object while nothing changes: a new localeText on every render would make the grid redo its state.
+  const localeText = useMemo(() => ({ ...gridLocaleText, noRowsLabel: noRowsLabel ?? t('No records') }), [gridLocaleText, noRowsLabel]);
   const [heights, setHeights] = useState<ReadonlyMap<GridRowId, number>>(new Map());
   const measured = useCallback((id: GridRowId, drawn: number) => {
     setHeights((prev) => (prev.get(id) === drawn ? prev : new Map(prev).set(id, drawn)));
@@ -294,7 +296,7 @@ export function DataTable({ manifest, file, rows, loading, expanded, renderActio
         getRowHeight={getRowHeight}
         getRowClassName={getRowClassName}
         slots={{ row: RowWithDetails, toolbar: GridToolbar }}
-        localeText={{ ...gridLocaleText, noRowsLabel: noRowsLabel ?? t('No records') }}
+        localeText={localeText}
         disableVirtualization={disableVirtualization}
         sx={(theme) => ({
           bgcolor: 'background.paper',

@@ -82,6 +82,8 @@ describe('the grid of every list', () => {
 
     await page.getByRole('button', { name: 'Density' }).click();
     await page.getByRole('menuitem', { name: 'Compact' }).click();
+    // The menu's invisible backdrop fades out for a moment and would take the drag below.
+    await page.locator('.MuiBackdrop-root').waitFor({ state: 'detached' });
     await page.waitForFunction(() => (document.querySelector('.MuiDataGrid-row') as HTMLElement | null)?.offsetHeight === 36);
 
     const before = (await header('Name').boundingBox())!.width;
