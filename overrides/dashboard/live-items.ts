@@ -1,5 +1,6 @@
 // Readers of the live items the server's build jobs emit (server/actions/builds.ts). The spec leaves their
 // shapes open, so each reader also copes with a plain string or an unknown object.
+import { t } from '../../src/core/i18n/i18n';
 
 /** A live panel's data as a list (one item, null and a list all read as a list). */
 export function list(data: unknown): unknown[] {
@@ -28,7 +29,7 @@ export function buildCheckText(item: unknown): { text: string; progress?: number
   if (item && typeof item === 'object') {
     const { process, checked, total } = item as { process?: unknown; checked?: unknown; total?: unknown };
     if (typeof checked === 'number' && typeof total === 'number') {
-      return { text: `${text(process ?? 'check')}: ${checked} of ${total}`, progress: total > 0 ? (checked / total) * 100 : 0 };
+      return { text: t('{process}: {checked} of {total}', { process: text(process ?? t('check')), checked, total }), progress: total > 0 ? (checked / total) * 100 : 0 };
     }
   }
   return { text: text(item) };
@@ -38,7 +39,7 @@ export function buildCheckText(item: unknown): { text: string; progress?: number
 export function errorText(item: unknown): string {
   if (item && typeof item === 'object' && 'build' in item) {
     const { build, message } = item as { build: unknown; message?: unknown };
-    return `${text(build)}: ${message === undefined ? 'failed' : text(message)}`;
+    return `${text(build)}: ${message === undefined ? t('failed') : text(message)}`;
   }
   return text(item);
 }

@@ -142,13 +142,13 @@ export default function ExperimentForm({ manifest, role, record, open, onClose, 
                   id={`experiment-platform-${index}`}
                   entity="platform"
                   pageSize={LOOKUP_PAGE}
-                  label={`Platform ${index + 1}`}
+                  label={t('Platform {n}', { n: index + 1 })}
                   required={index === 0}
                   value={id ?? undefined}
                   onChange={(value) => set({ platformIds: platformIds.map((p, i) => (i === index ? ((value as number | undefined) ?? null) : p)) })}
                   sx={{ flexGrow: 1 }}
                 />
-                <IconButton aria-label={`Remove platform ${index + 1}`} onClick={() => set({ platformIds: removeItem(platformIds, index, () => null) })}>
+                <IconButton aria-label={t('Remove platform {n}', { n: index + 1 })} onClick={() => set({ platformIds: removeItem(platformIds, index, () => null) })}>
                   <RemoveIcon />
                 </IconButton>
               </Stack>
@@ -167,7 +167,7 @@ export default function ExperimentForm({ manifest, role, record, open, onClose, 
           />
 
           <FormSection
-            title={`Deployment: the counts add up to ${sum} of ${draft.recordsCount ?? '—'}`}
+            title={t('Deployment: the counts add up to {sum} of {total}', { sum, total: draft.recordsCount ?? '—' })}
             action={
               <Button size="small" startIcon={<AddIcon />} onClick={() => set({ versionsDeploymentSettings: [...blocks, blankBlock()] })}>
                 {t('Add group')}
@@ -196,7 +196,7 @@ export default function ExperimentForm({ manifest, role, record, open, onClose, 
                       sx={{ flexGrow: 1 }}
                     />
                     <IconButton
-                      aria-label={`Remove group ${index + 1}`}
+                      aria-label={t('Remove group {n}', { n: index + 1 })}
                       onClick={() => set({ versionsDeploymentSettings: removeItem(blocks, index, blankBlock) })}
                     >
                       <RemoveIcon />
@@ -220,7 +220,7 @@ export default function ExperimentForm({ manifest, role, record, open, onClose, 
                             return <Chip key={key} size="small" label={value} {...itemProps} />;
                           })
                         }
-                        renderInput={(params) => <TextField {...params} label={`Files for ${name}`} placeholder="bundleA.js, Enter" />}
+                        renderInput={(params) => <TextField {...params} label={t('Files for {platform}', { platform: name })} placeholder={t('bundleA.js, Enter')} />}
                       />
                     );
                   })}
@@ -246,7 +246,7 @@ export default function ExperimentForm({ manifest, role, record, open, onClose, 
               value={draft.probability ?? ''}
               onChange={(e) => set({ probability: e.target.value === '' ? '' : Number(e.target.value) })}
               slotProps={{ htmlInput: { min: 0, max: 1, step: 0.05 } }}
-              helperText="0 to 1"
+              helperText={t('0 to 1')}
               sx={{ width: 140 }}
             />
             <FormControlLabel control={<Switch checked={Boolean(draft.isActive)} disabled />} label={t('Active (switched from the list)')} />
@@ -254,7 +254,7 @@ export default function ExperimentForm({ manifest, role, record, open, onClose, 
 
           {problems.length > 0 && (
             <Alert severity="info" data-testid="experiment-problems">
-              <Typography variant="body2">To save the experiment:</Typography>
+              <Typography variant="body2">{t('To save the experiment:')}</Typography>
               <ul style={{ margin: 0, paddingLeft: 20 }}>
                 {problems.map((p) => (
                   <li key={p}>{p}</li>

@@ -76,7 +76,7 @@ export function IpImportButton({ manifest, role, reload }: ActionOverrideProps) 
     try {
       setParsed({ ...(await parseInWorker(await file.text())), file: file.name });
     } catch (error) {
-      setReadError(`The file could not be read: ${(error as Error).message}`);
+      setReadError(t('The file could not be read: {message}', { message: (error as Error).message }));
     } finally {
       setReading(false);
       if (input.current) input.current.value = '';
@@ -145,7 +145,7 @@ export function IpImportButton({ manifest, role, reload }: ActionOverrideProps) 
                 {ips.length > 0 && (
                   <Box component="pre" sx={{ m: 0, mt: 1, p: 1, maxHeight: 220, overflow: 'auto', bgcolor: 'action.hover', borderRadius: 1, fontSize: 13 }}>
                     {ips.slice(0, SHOWN).join('\n')}
-                    {ips.length > SHOWN && `\n… and ${(ips.length - SHOWN).toLocaleString('en')} more`}
+                    {ips.length > SHOWN && `\n${t('… and {n} more', { n: formatNumber(ips.length - SHOWN) })}`}
                   </Box>
                 )}
               </Box>

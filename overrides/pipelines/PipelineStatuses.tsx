@@ -46,12 +46,12 @@ function JobsDialog({ action, row, onClose }: { action: ActionDecl; row: Record<
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="md" aria-labelledby="pipeline-jobs-title">
       <DialogTitle id="pipeline-jobs-title">
-        Pipeline {String(row.pipelineId)} · {String((row.whitelabel as { name?: string } | null)?.name ?? '')} {String(row.ref)}
+        {t('Pipeline {id}', { id: String(row.pipelineId) })} · {String((row.whitelabel as { name?: string } | null)?.name ?? '')} {String(row.ref)}
       </DialogTitle>
       {isLoading && <LinearProgress aria-label={t('Loading jobs')} />}
       <DialogContent dividers>
         {error ? (
-          <Alert severity="error">Could not read the jobs from GitLab: {(error as Error).message}</Alert>
+          <Alert severity="error">{t('Could not read the jobs from GitLab: {message}', { message: (error as Error).message })}</Alert>
         ) : (
           <Table size="small" aria-label={t('Jobs')}>
             <TableHead>

@@ -86,11 +86,11 @@ export default function RunPipeline({ manifest, role, reload }: ActionOverridePr
       )}
       {run && gitlab && !gitlab.configured && (
         <Alert severity="warning" sx={{ py: 0 }} data-testid="gitlab-not-configured">
-          {gitlab.message}. Until then pipelines cannot be run from here.
+          {t('{message}. Until then pipelines cannot be run from here.', { message: gitlab.message })}
         </Alert>
       )}
       <span id="pipeline-version-format" hidden>
-        A version X.X.X, the tag or branch GitLab runs
+        {t('A version X.X.X, the tag or branch GitLab runs')}
       </span>
     </Stack>
   );

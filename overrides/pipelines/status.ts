@@ -1,4 +1,6 @@
 // How a GitLab status and a duration read on the statuses modal: the colours of SPEC 4's pipeline rows.
+import { t } from '../../src/core/i18n/i18n';
+
 type ChipColor = 'success' | 'warning' | 'info' | 'error' | 'default';
 
 const COLORS: Record<string, ChipColor> = {
@@ -16,7 +18,7 @@ export const statusColor = (status: string): ChipColor => COLORS[status] ?? 'def
 export function durationText(seconds: number | null): string {
   if (seconds === null || !Number.isFinite(seconds)) return '—';
   const whole = Math.round(seconds);
-  if (whole < 60) return `${seconds < 10 ? seconds.toFixed(1) : whole} s`;
+  if (whole < 60) return t('{s} s', { s: seconds < 10 ? seconds.toFixed(1) : whole });
   const minutes = Math.floor(whole / 60);
-  return minutes < 60 ? `${minutes} min ${whole % 60} s` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+  return minutes < 60 ? t('{min} min {s} s', { min: minutes, s: whole % 60 }) : t('{h} h {min} min', { h: Math.floor(minutes / 60), min: minutes % 60 });
 }

@@ -7,6 +7,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { removeItem } from '../../kernel/rules/experiment';
+import { t } from '../../src/core/i18n/i18n';
 
 /** A titled block of a bespoke form, with an optional action (an Add button) on the right of its title. */
 export function FormSection({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
@@ -44,7 +45,7 @@ export function TextListField({ title, itemLabel, addLabel, values, onChange }: 
             value={value}
             onChange={(e) => onChange(values.map((v, i) => (i === index ? e.target.value : v)))}
           />
-          <IconButton aria-label={`Remove ${itemLabel.toLowerCase()} ${index + 1}`} onClick={() => onChange(removeItem(values, index, () => ''))}>
+          <IconButton aria-label={t('Remove {item} {n}', { item: itemLabel.toLowerCase(), n: index + 1 })} onClick={() => onChange(removeItem(values, index, () => ''))}>
             <RemoveIcon />
           </IconButton>
         </Stack>

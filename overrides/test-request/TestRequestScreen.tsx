@@ -80,7 +80,7 @@ function Answer({ answer }: { answer: LookupAnswer }) {
     <Paper variant="outlined" sx={{ p: 2 }} role="region" aria-label={t('Lookup answer')}>
       <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 1.5, flexWrap: 'wrap' }} useFlexGap>
         <Chip color="success" label={`matchedBy: ${answer.matchedBy}`} />
-        <Typography variant="body2">{MATCHED_BY[answer.matchedBy] ?? answer.matchedBy}</Typography>
+        <Typography variant="body2">{MATCHED_BY[answer.matchedBy]?.() ?? answer.matchedBy}</Typography>
       </Stack>
       <Grid container spacing={3}>
         <Grid size={{ xs: 12, md: 7 }}>
@@ -109,27 +109,27 @@ function Answer({ answer }: { answer: LookupAnswer }) {
             {experiment ? (
               <>
                 <Link component={RouterLink} to={`/abtesting/${experiment.id}`}>
-                  Experiment {experiment.id}
+                  {t('Experiment {id}', { id: experiment.id })}
                 </Link>
-                {`, group ${experiment.group ?? '—'}${experiment.groupName ? ` (${experiment.groupName})` : ''}, ${experiment.isActive ? t('active') : t('collecting, not active yet')}`}
+                {`, ${t('group {group}', { group: experiment.group ?? '—' })}${experiment.groupName ? ` (${experiment.groupName})` : ''}, ${experiment.isActive ? t('active') : t('collecting, not active yet')}`}
               </>
             ) : (
-              'not in a collection'
+              t('not in a collection')
             )}
           </Row>
           <Row label={t('Caller IP')}>{answer.ip || '—'}</Row>
         </Grid>
         <Grid size={{ xs: 12, md: 5 }}>
           <Typography variant="subtitle2" sx={{ mb: 0.5 }}>
-            Whitelabel {whitelabel?.name ?? ''} {answer.platform ? `on ${answer.platform.name}` : ''}
+            {answer.platform ? t('Whitelabel {name} on {platform}', { name: whitelabel?.name ?? '', platform: answer.platform.name }) : t('Whitelabel {name}', { name: whitelabel?.name ?? '' })}
           </Typography>
           {(
             [
-              ['FE URL', whitelabel?.feUrl],
-              ['Logo 1280x720', whitelabel?.imageHD],
-              ['Logo 1920x1080', whitelabel?.imageFHD],
+              [t('FE URL'), whitelabel?.feUrl],
+              [t('Logo 1280x720'), whitelabel?.imageHD],
+              [t('Logo 1920x1080'), whitelabel?.imageFHD],
               ['CSS', whitelabel?.cssConfig],
-              ['Tech support', answer.techSupportUrl],
+              [t('Tech support'), answer.techSupportUrl],
             ] as const
           ).map(([label, href]) => (
             <Row key={label} label={label}>
@@ -224,7 +224,7 @@ export default function TestRequestScreen({ manifest }: ScreenOverrideProps) {
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center', minWidth: 0 }}>
             <OpenInNew fontSize="small" color="action" />
             <Typography variant="body2" color="text.secondary" sx={{ flexShrink: 0 }}>
-              Opened in a new tab:
+              {t('Opened in a new tab:')}
             </Typography>
             <Link href={outcome.url} target="_blank" rel="noopener noreferrer" variant="body2" sx={{ wordBreak: 'break-all' }} aria-label={t('Lookup URL')}>
               {outcome.url}

@@ -1,5 +1,6 @@
 // The panel's keyboard shortcuts, headless: which key means what, and where typing must not trigger them. The
 // shell's listener (src/mui/KeyboardShortcuts.tsx) runs them against the page and lists them on `?`.
+import type { T } from './i18n/i18n';
 import { createStore } from './store';
 
 export type ShortcutAction = 'filter' | 'add' | 'submit' | 'help';
@@ -7,16 +8,17 @@ export type ShortcutAction = 'filter' | 'add' | 'submit' | 'help';
 export interface ShortcutDecl {
   /** As the help dialog shows it. */
   keys: string;
-  does: string;
+  /** What it does, in the current language. */
+  does: (t: T) => string;
 }
 
 /** What the `?` dialog lists, in this order. */
 export const SHORTCUTS: ShortcutDecl[] = [
-  { keys: '/', does: 'Go to the first filter of the list' },
-  { keys: 'n', does: 'Add a record (where you may add)' },
-  { keys: 'Esc', does: 'Close the open form, dialog or menu' },
-  { keys: 'Ctrl+Enter', does: 'Submit the open form (OK)' },
-  { keys: '?', does: 'Show these shortcuts' },
+  { keys: '/', does: (t) => t('Go to the first filter of the list') },
+  { keys: 'n', does: (t) => t('Add a record (where you may add)') },
+  { keys: 'Esc', does: (t) => t('Close the open form, dialog or menu') },
+  { keys: 'Ctrl+Enter', does: (t) => t('Submit the open form (OK)') },
+  { keys: '?', does: (t) => t('Show these shortcuts') },
 ];
 
 export interface KeyLike {

@@ -1,5 +1,6 @@
 import type { Manifest } from '../../kernel/manifest/types';
 import { usePanel } from '../core/app/panel';
+import { useT } from '../core/i18n/i18n';
 import { screenOverrides } from '../registry/screens';
 import { ErrorBoundary } from './ErrorBoundary';
 import { ListScreen } from './ListScreen';
@@ -7,8 +8,9 @@ import { ListScreen } from './ListScreen';
 /** A manifest's screen: its `screen.override` when it names one, else the generic list screen. */
 export default function EntityScreen({ manifest }: { manifest: Manifest }) {
   const { manifests } = usePanel();
+  const t = useT();
   return (
-    <ErrorBoundary key={manifest.entity} what={`The ${manifest.title} screen`} file={manifests.fileOf(manifest.entity)}>
+    <ErrorBoundary key={manifest.entity} what={t('The {title} screen', { title: manifest.title })} file={manifests.fileOf(manifest.entity)}>
       <Screen manifest={manifest} />
     </ErrorBoundary>
   );

@@ -9,6 +9,7 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { t } from '../core/i18n/i18n';
 import { session } from '../core/session/session';
 import { useStore } from '../core/store';
 
@@ -51,10 +52,10 @@ export class ErrorBoundary extends Component<Props, State> {
     if (!this.props.onClose) return report;
     return (
       <Dialog open onClose={this.props.onClose} fullWidth maxWidth="sm">
-        <DialogTitle>{this.props.what} failed</DialogTitle>
+        <DialogTitle>{t('{what} failed', { what: this.props.what })}</DialogTitle>
         <DialogContent>{report}</DialogContent>
         <DialogActions>
-          <Button onClick={this.props.onClose}>Close</Button>
+          <Button onClick={this.props.onClose}>{t('Close')}</Button>
         </DialogActions>
       </Dialog>
     );
@@ -66,11 +67,11 @@ function Failure({ what, error, file, component }: { what: string; error: Error;
   const developer = import.meta.env.DEV || role === 'developer';
   return (
     <Alert severity="error" data-testid="error-boundary">
-      <AlertTitle>{what} could not be shown</AlertTitle>
+      <AlertTitle>{t('{what} could not be shown', { what })}</AlertTitle>
       {error.message}
       {developer && (file || component) && (
         <div data-testid="error-boundary-where">
-          {[file && `Manifest: ${file}`, component && `Component: ${component}`].filter(Boolean).join(' · ')}
+          {[file && t('Manifest: {file}', { file }), component && t('Component: {component}', { component })].filter(Boolean).join(' · ')}
         </div>
       )}
     </Alert>

@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { usePanel } from '../core/app/panel';
 import { notify } from '../core/app/notices';
 import { writeErrorText } from '../core/http/http-error';
+import { useT } from '../core/i18n/i18n';
 import type { ActionDecl, Manifest } from '../../kernel/manifest/types';
 
 /** The export's path beside its list call (server/crud/export.ts). */
@@ -28,6 +29,7 @@ function save(blob: Blob, filename: string) {
 export function ExportButton({ manifest, listAction, params }: { manifest: Manifest; listAction: ActionDecl; params: Record<string, unknown> }) {
   const panel = usePanel();
   const [busy, setBusy] = useState(false);
+  const t = useT();
   if (!manifest.list?.columns?.length) return null;
   const run = async () => {
     setBusy(true);
@@ -36,14 +38,14 @@ export function ExportButton({ manifest, listAction, params }: { manifest: Manif
       const { blob, filename } = await panel.provider.download(exportPathOf(listAction.path), view);
       save(blob, filename ?? `${manifest.entity}.csv`);
     } catch (error) {
-      notify({ severity: 'error', title: 'Export CSV', text: writeErrorText(error) });
+      notify({ severity: 'error', title: t('Export CSV'), text: writeErrorText(error) });
     } finally {
       setBusy(false);
     }
   };
   return (
     <Button variant="outlined" startIcon={busy ? <CircularProgress size={16} /> : <Download />} disabled={busy} onClick={() => void run()}>
-      Export CSV
+      {t('Export CSV')}
     </Button>
   );
 }

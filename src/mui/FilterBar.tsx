@@ -9,9 +9,9 @@ import { filterKinds } from '../registry/filters';
 import { t } from '../core/i18n/i18n';
 
 /** A true/false field filters by yes or no (the server reads 'true' and 'false'). */
-const BOOLEAN_OPTIONS = [
-  { value: 'true', label: 'yes' },
-  { value: 'false', label: 'no' },
+const booleanOptions = () => [
+  { value: 'true', label: t('yes') },
+  { value: 'false', label: t('no') },
 ];
 const isBoolean = (schema: FieldSchema | undefined) => schema?.type === 'boolean' || (Array.isArray(schema?.type) && schema.type.includes('boolean'));
 
@@ -41,7 +41,7 @@ export function FilterBar({ manifest, file, draft, applied, onDraft, onApply, on
         const options = schema?.enum
           ? schema.enum.map((v) => ({ value: String(v), label: String(v) }))
           : isBoolean(schema)
-            ? BOOLEAN_OPTIONS
+            ? booleanOptions()
             : undefined;
         return (
           <Input

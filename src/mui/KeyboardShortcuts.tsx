@@ -8,6 +8,7 @@ import TableRow from '@mui/material/TableRow';
 import Box from '@mui/material/Box';
 import { useEffect } from 'react';
 import { closeShortcutsHelp, openShortcutsHelp, shortcutOf, shortcutsHelp, SHORTCUTS, type ShortcutAction } from '../core/shortcuts';
+import { useT } from '../core/i18n/i18n';
 import { useStore } from '../core/store';
 
 /** Marks the element a shortcut presses: `data-shortcut="add"` on a list's Add, `"submit"` on a modal's OK. */
@@ -52,6 +53,7 @@ function run(action: ShortcutAction): boolean {
  */
 export function KeyboardShortcuts() {
   const open = useStore(shortcutsHelp);
+  const t = useT();
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.isComposing) return;
@@ -63,9 +65,9 @@ export function KeyboardShortcuts() {
   }, []);
   return (
     <Dialog open={open} onClose={closeShortcutsHelp} aria-labelledby="shortcuts-title" maxWidth="xs" fullWidth>
-      <DialogTitle id="shortcuts-title">Keyboard shortcuts</DialogTitle>
+      <DialogTitle id="shortcuts-title">{t('Keyboard shortcuts')}</DialogTitle>
       <DialogContent>
-        <Table size="small" aria-label="Keyboard shortcuts">
+        <Table size="small" aria-label={t('Keyboard shortcuts')}>
           <TableBody>
             {SHORTCUTS.map((s) => (
               <TableRow key={s.keys}>
@@ -74,7 +76,7 @@ export function KeyboardShortcuts() {
                     {s.keys}
                   </Box>
                 </TableCell>
-                <TableCell>{s.does}</TableCell>
+                <TableCell>{s.does(t)}</TableCell>
               </TableRow>
             ))}
           </TableBody>

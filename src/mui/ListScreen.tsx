@@ -284,7 +284,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
         </Paper>
 
         {modal && Form && (
-          <ErrorBoundary key={modal.opened} what="The form" file={file} onClose={controller.closeModal}>
+          <ErrorBoundary key={modal.opened} what={t('The form')} file={file} onClose={controller.closeModal}>
           <Form
             key={modal.opened}
             manifest={manifest}

@@ -11,7 +11,7 @@ export default function NotFound() {
       <Typography variant="h5" component="h1" gutterBottom>
         {t('Page not found')}
       </Typography>
-      <Typography color="text.secondary">No screen is declared for {pathname}.</Typography>
+      <Typography color="text.secondary">{t('No screen is declared for {path}.', { path: pathname })}</Typography>
     </Paper>
   );
 }

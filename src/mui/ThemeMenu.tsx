@@ -10,20 +10,23 @@ import MenuItem from '@mui/material/MenuItem';
 import Tooltip from '@mui/material/Tooltip';
 import { useState } from 'react';
 import { chooseTheme, themeChoice, THEME_CHOICES, type ThemeChoice } from '../core/theme-mode';
+import { useT, type T } from '../core/i18n/i18n';
 import { useStore } from '../core/store';
 
-const LABELS: Record<ThemeChoice, string> = { light: 'Light', dark: 'Dark', system: "System's choice" };
+const labels = (t: T): Record<ThemeChoice, string> => ({ light: t('Light'), dark: t('Dark'), system: t("System's choice") });
 const ICONS = { light: LightMode, dark: DarkMode, system: SystemMode };
 
 /** The shell's theme switch: light, dark or the system's choice, remembered in this browser. */
 export function ThemeMenu() {
   const choice = useStore(themeChoice);
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const t = useT();
+  const LABELS = labels(t);
   const Icon = ICONS[choice];
   return (
     <>
-      <Tooltip title={`Theme: ${LABELS[choice]}`}>
-        <IconButton color="inherit" aria-label="Theme" aria-haspopup="menu" onClick={(e) => setAnchor(e.currentTarget)} sx={{ flexShrink: 0 }}>
+      <Tooltip title={t('Theme: {choice}', { choice: LABELS[choice] })}>
+        <IconButton color="inherit" aria-label={t('Theme')} aria-haspopup="menu" onClick={(e) => setAnchor(e.currentTarget)} sx={{ flexShrink: 0 }}>
           <Icon fontSize="small" />
         </IconButton>
       </Tooltip>

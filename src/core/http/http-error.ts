@@ -40,7 +40,7 @@ export function errorCodeOf(error: unknown): string | undefined {
 
 /**
  * The bad fields a refused write names (`fields: [{field, message}]`), as field -> sentences; empty when the
- * failure names none.
+ * failure names none. The sentences read in the panel's language, as the failure's own message does.
  * @example serverFieldErrors(error) // { name: ['Name is already taken'], code: ['Code is already taken'] }
  */
 export function serverFieldErrors(error: unknown): Record<string, string[]> {
@@ -49,7 +49,7 @@ export function serverFieldErrors(error: unknown): Record<string, string[]> {
   if (!Array.isArray(fields)) return out;
   for (const item of fields as { field?: unknown; message?: unknown }[]) {
     if (typeof item?.field !== 'string' || typeof item.message !== 'string') continue;
-    (out[item.field] ??= []).push(item.message);
+    (out[item.field] ??= []).push(translateMessage(item.message));
   }
   return out;
 }

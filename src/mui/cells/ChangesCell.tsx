@@ -3,6 +3,7 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { usePanel } from '../../core/app/panel';
+import { t } from '../../core/i18n/i18n';
 import type { CellProps } from '../../registry/override-types';
 
 interface FieldChange {
@@ -16,9 +17,9 @@ const text = (value: unknown) => (value === null || value === undefined ? '∅' 
 
 /** changeLine({field: 'name', before: 'a', after: 'b'}, 'Name') === 'Name: a → b' */
 export function changeLine(change: FieldChange, label = change.field): string {
-  if (change.secret) return `${label}: changed (not stored)`;
+  if (change.secret) return t('{field}: changed (not stored)', { field: label });
   if (!('before' in change)) return `${label}: ${text(change.after)}`;
-  if (!('after' in change)) return `${label}: ${text(change.before)} (deleted)`;
+  if (!('after' in change)) return t('{field}: {before} (deleted)', { field: label, before: text(change.before) });
   return `${label}: ${text(change.before)} → ${text(change.after)}`;
 }
 

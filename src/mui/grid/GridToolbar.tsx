@@ -6,6 +6,7 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { ColumnsPanelTrigger, Toolbar, gridDensitySelector, useGridApiContext, useGridSelector, type GridDensity } from '@mui/x-data-grid';
 import { useState } from 'react';
+import { useT } from '../../core/i18n/i18n';
 import { openShortcutsHelp } from '../../core/shortcuts';
 
 const DENSITIES: { value: GridDensity; text: 'toolbarDensityCompact' | 'toolbarDensityStandard' | 'toolbarDensityComfortable' }[] = [
@@ -22,6 +23,7 @@ export function GridToolbar() {
   const apiRef = useGridApiContext();
   const density = useGridSelector(apiRef, gridDensitySelector);
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const t = useT();
   const text = (key: Parameters<typeof apiRef.current.getLocaleText>[0]) => String(apiRef.current.getLocaleText(key));
   return (
     <Toolbar style={{ minHeight: 44, justifyContent: 'flex-start', gap: 4 }}>
@@ -44,7 +46,7 @@ export function GridToolbar() {
         ))}
       </Menu>
       <Button size="small" startIcon={<Keyboard fontSize="small" />} onClick={openShortcutsHelp} sx={{ ml: 'auto' }}>
-        Shortcuts (?)
+        {t('Shortcuts (?)')}
       </Button>
     </Toolbar>
   );
