@@ -4,49 +4,16 @@
 // the auditor sees the Gadgets menu entry and list and is sent to its home, and the admin adds a gadget
 // through the form the engine generates. (tests/server/new-entity-and-role.test.ts checks the server half.)
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, loginThroughScreen, startServer, type RunningServer } from './harness';
+import { schemasWithGadgets } from '../fixtures/new-entity-and-role.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const AUDITOR = { email: 'auditor@example.com', password: 'auditor-password-1' };
-
-/** A copy of schemas/ with one new role and one new entity, each written as a file there. */
-function schemasWithGadgets(dir: string): void {
-  cpSync(join(ROOT, 'schemas'), dir, { recursive: true });
-  const roles = JSON.parse(readFileSync(join(dir, 'roles.json'), 'utf8'));
-  roles.roles.auditor = { description: 'Reads gadgets.', home: '/gadgets' };
-  writeFileSync(join(dir, 'roles.json'), JSON.stringify(roles, null, 2));
-  writeFileSync(
-    join(dir, 'gadget.json'),
-    JSON.stringify({
-      $schema: './manifest.schema.json',
-      entity: 'gadget',
-      title: 'Gadgets',
-      table: 'gadget',
-      record: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['name'],
-        properties: {
-          id: { type: 'integer', readOnly: true },
-          name: { type: 'string', title: 'Name', maxLength: 100 },
-          weight: { type: ['integer', 'null'], title: 'Weight', minimum: 0 },
-        },
-      },
-      list: { columns: [{ field: 'id' }, { field: 'name' }, { field: 'weight' }], filters: [{ field: 'name', op: 'contains' }] },
-      form: { fields: ['name', 'weight'] },
-      actions: {
-        list: { kind: 'list', method: 'GET', path: '/v1/gadget/list', roles: ['admin', 'auditor'] },
-        create: { kind: 'create', method: 'POST', path: '/v1/gadget/add', roles: ['admin'] },
-      },
-      screen: { route: '/gadgets', roles: ['admin', 'auditor'], menu: { label: 'Gadgets' } },
-    }),
-  );
-}
 
 /** `vite build` of the panel from `schemasDir` into `outDir`; rejects with the build's output when it fails. */
 function buildPanel(schemasDir: string, outDir: string): Promise<void> {

@@ -2,7 +2,7 @@
 // temporary copy), and work end to end — the server makes the table and calls and enforces the roles; the
 // panel's engine (route guard, menu, forms compiled at build, user form's role choices) picks them up.
 // tests/e2e/new-entity-and-role.test.ts builds the panel from such a copy and drives it in Chromium.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -14,43 +14,11 @@ import { formSchemas } from '../../scripts/build/form-validators.ts';
 import { menuFor, screens } from '../../src/core/access/access.ts';
 import { expectedSource } from '../../scripts/build/manifest-types.ts';
 import { forEachDialect } from './harness.ts';
+import { schemasWithGadgets } from '../fixtures/new-entity-and-role.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'new-entity-role-'));
-cpSync('schemas', dir, { recursive: true });
+schemasWithGadgets(dir);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-// The new role: one entry in roles.json ...
-const roles = JSON.parse(readFileSync(join(dir, 'roles.json'), 'utf8'));
-roles.roles.auditor = { description: 'Reads gadgets.', home: '/gadgets' };
-writeFileSync(join(dir, 'roles.json'), JSON.stringify(roles, null, 2));
-
-// ... and the new entity: one manifest, which also names the new role in its roles lists.
-writeFileSync(
-  join(dir, 'gadget.json'),
-  JSON.stringify({
-    $schema: './manifest.schema.json',
-    entity: 'gadget',
-    title: 'Gadgets',
-    table: 'gadget',
-    record: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['name'],
-      properties: {
-        id: { type: 'integer', readOnly: true },
-        name: { type: 'string', title: 'Name', maxLength: 100 },
-        weight: { type: ['integer', 'null'], title: 'Weight', minimum: 0 },
-      },
-    },
-    list: { columns: [{ field: 'id' }, { field: 'name' }, { field: 'weight' }], filters: [{ field: 'name', op: 'contains' }] },
-    form: { fields: ['name', 'weight'] },
-    actions: {
-      list: { kind: 'list', method: 'GET', path: '/v1/gadget/list', roles: ['admin', 'auditor'] },
-      create: { kind: 'create', method: 'POST', path: '/v1/gadget/add', roles: ['admin'] },
-    },
-    screen: { route: '/gadgets', roles: ['admin', 'auditor'], menu: { label: 'Gadgets' } },
-  }),
-);
 
 const PLATFORM_LIST = (JSON.parse(readFileSync('schemas/platform.json', 'utf8')) as { actions: { list: { path: string } } }).actions.list.path;
 
