@@ -4,12 +4,12 @@ import { Readable } from 'node:stream';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
-import type { ActionDecl, ColumnDecl, FieldSchema, ListDecl, Manifest } from '../../kernel/manifest/types.ts';
+import type { ActionDecl, ColumnDecl, FieldSchema, Manifest } from '../../kernel/manifest/types.ts';
 import { requireRoles } from '../plugins/auth.ts';
 import type { Engine } from './context.ts';
 import type { EntityModel } from './model.ts';
 import { ajv, check } from './input.ts';
-import { applyFilters, coerceFilters, filterParams, filterSchemaProps, requireScopes } from './kinds/filters.ts';
+import { applyFilters, coerceFilters, filterParams, listOrder, listParamsSchema, requireScopes } from './kinds/filters.ts';
 import { columnRef, present, selectRows } from './rows.ts';
 
 /** Rows per query: large enough that 1M rows are a few hundred short queries, small enough to stay flat in memory. */
@@ -105,19 +105,7 @@ function registerExport(app: FastifyInstance, engine: Engine, manifest: Manifest
   const list = manifest.list!;
   const columns = list.columns!;
   const filters = filterParams(engine, model);
-  const sortable = list.sortable ?? [];
-  const validate = ajv.compile({
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      page: {},
-      pageSize: {},
-      sortBy: { enum: ['none', '', ...sortable] },
-      sortOrder: { enum: ['asc', 'desc', ''] },
-      ...filterSchemaProps(filters),
-    },
-    required: filters.filter((f) => f.decl.required).map((f) => f.param),
-  });
+  const validate = ajv.compile(listParamsSchema(list, filters, { page: {}, pageSize: {} }));
   const path = exportPathOf(action.path);
   const titles = columns.map((c) => c.label ?? (model.props[c.field] as FieldSchema | undefined)?.title ?? c.field);
 
@@ -132,8 +120,7 @@ function registerExport(app: FastifyInstance, engine: Engine, manifest: Manifest
       coerceFilters(filters, input, 'query');
       check(validate, input);
       await requireScopes(engine, model, filters, input);
-      const sortBy = input.sortBy as string | undefined;
-      const chosen: ListDecl['defaultOrder'] = sortBy && sortBy !== 'none' ? { field: sortBy, direction: input.sortOrder === 'desc' ? 'desc' : 'asc' } : list.defaultOrder;
+      const chosen = listOrder(list, input);
       const order: Order | null = chosen ? { ref: columnRef(engine, model, chosen.field).ref, direction: chosen.direction ?? 'asc' } : null;
       const used = Object.fromEntries(filters.filter((f) => input[f.param] !== undefined && input[f.param] !== '').map((f) => [f.param, input[f.param]]));
       const detail = `CSV export of ${manifest.entity}.${name}; filters ${JSON.stringify(used)}; sort ${chosen ? `${chosen.field} ${chosen.direction ?? 'asc'}` : 'none'}`;

@@ -1,41 +1,25 @@
 // Nothing blanks the panel: a screen whose cell cannot be drawn shows what failed in place of the screen while
 // the shell's menu still leads to the other screens, and a form whose widget cannot be drawn shows the failure
 // inside its modal, over a list that keeps working.
-import { ThemeProvider } from '@mui/material/styles';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes } from 'react-router';
-import { SWRConfig } from 'swr';
+import { Route } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { screens } from '../../src/core/access/access';
-import { createPanel, PanelContext } from '../../src/core/app/panel';
 import type { Manifest } from '../../kernel/manifest/types';
-import { signIn } from '../../src/core/session/session';
 import EntityScreen from '../../src/mui/EntityScreen';
 import Shell from '../../src/mui/Shell';
-import { theme } from '../../src/mui/theme';
-import { adminToken, manifests, serverUrl } from './render';
+import { manifests, renderRoutesAsAdmin } from './render';
 
 /** The panel's routes inside the shell, with the Platforms manifest replaced by `platform`. */
 function renderPanel(platform: Manifest, path = '/platforms') {
-  const panel = createPanel({ backendUrl: serverUrl }, manifests());
-  signIn(adminToken, { email: 'admin@component.io', role: 'admin' });
-  return render(
-    <ThemeProvider theme={theme}>
-      <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0 }}>
-        <PanelContext.Provider value={panel}>
-          <MemoryRouter initialEntries={[path]}>
-            <Routes>
-              <Route element={<Shell />}>
-                {screens(manifests().all).map((m) => (
-                  <Route key={m.entity} path={m.screen!.route.replace(/^\//, '') || undefined} index={m.screen!.route === '/' || undefined} element={<EntityScreen manifest={m.entity === 'platform' ? platform : m} />} />
-                ))}
-              </Route>
-            </Routes>
-          </MemoryRouter>
-        </PanelContext.Provider>
-      </SWRConfig>
-    </ThemeProvider>,
+  return renderRoutesAsAdmin(
+    <Route element={<Shell />}>
+      {screens(manifests().all).map((m) => (
+        <Route key={m.entity} path={m.screen!.route.replace(/^\//, '') || undefined} index={m.screen!.route === '/' || undefined} element={<EntityScreen manifest={m.entity === 'platform' ? platform : m} />} />
+      ))}
+    </Route>,
+    path,
   );
 }
 

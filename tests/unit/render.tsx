@@ -47,8 +47,8 @@ export async function api<T = any>(method: string, path: string, params: Record<
   return body.data;
 }
 
-/** Renders `ui` logged in as the admin, at `path` under a route `pattern`. */
-export function renderAsAdmin(ui: ReactNode, { path = '/', pattern = '/' }: { path?: string; pattern?: string } = {}) {
+/** Renders `routes` (Route elements) logged in as the admin, starting at `path`, inside the panel's providers. */
+export function renderRoutesAsAdmin(routes: ReactNode, path = '/') {
   const panel = createPanel({ backendUrl: serverUrl }, manifests());
   signIn(adminToken, { email: 'admin@component.io', role: 'admin' });
   return render(
@@ -56,12 +56,15 @@ export function renderAsAdmin(ui: ReactNode, { path = '/', pattern = '/' }: { pa
       <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0 }}>
         <PanelContext.Provider value={panel}>
           <MemoryRouter initialEntries={[path]}>
-            <Routes>
-              <Route path={pattern} element={ui} />
-            </Routes>
+            <Routes>{routes}</Routes>
           </MemoryRouter>
         </PanelContext.Provider>
       </SWRConfig>
     </ThemeProvider>,
   );
+}
+
+/** Renders `ui` logged in as the admin, at `path` under a route `pattern`. */
+export function renderAsAdmin(ui: ReactNode, { path = '/', pattern = '/' }: { path?: string; pattern?: string } = {}) {
+  return renderRoutesAsAdmin(<Route path={pattern} element={ui} />, path);
 }

@@ -1,6 +1,6 @@
 // The list's filter parameters (of the manifest's `list.filters`), shared by the list and destroyByFilter kinds.
 import { sql } from 'kysely';
-import type { FieldSchema, FilterDecl } from '../../../kernel/manifest/types.ts';
+import type { FieldSchema, FilterDecl, ListDecl } from '../../../kernel/manifest/types.ts';
 import { notFound } from '../../errors.ts';
 import type { Engine } from '../context.ts';
 import { coerce, type InputSource } from '../input.ts';
@@ -80,3 +80,28 @@ export async function requireScopes(engine: Engine, model: EntityModel, filters:
     if (!found) throw notFound(`No ${relation.entity} with id ${String(input[f.param])}`);
   }
 }
+
+/**
+ * The parameters a list call takes (paging, sort, its filters), for the list and for its CSV export, which
+ * accepts the paging parameters and ignores them.
+ */
+export function listParamsSchema(list: ListDecl, filters: FilterParam[], paging: Record<string, object>) {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      ...paging,
+      sortBy: { enum: ['none', '', ...(list.sortable ?? [])] },
+      sortOrder: { enum: ['asc', 'desc', ''] },
+      ...filterSchemaProps(filters),
+    },
+    required: filters.filter((f) => f.decl.required).map((f) => f.param),
+  };
+}
+
+/** The order a list call asks for (`sortBy`, `sortOrder`), else the manifest's `defaultOrder`. */
+export function listOrder(list: ListDecl, input: Record<string, unknown>): ListDecl['defaultOrder'] {
+  const sortBy = input.sortBy as string | undefined;
+  return sortBy && sortBy !== 'none' ? { field: sortBy, direction: input.sortOrder === 'desc' ? 'desc' : 'asc' } : list.defaultOrder;
+}
+

@@ -6,25 +6,15 @@ import { ajv, check } from '../input.ts';
 import type { EntityModel } from '../model.ts';
 import { columnRef, present, selectRows } from '../rows.ts';
 import { countList, readRows, relationsOf } from '../list-query.ts';
-import { applyFilters, coerceFilters, filterParams, filterSchemaProps, requireScopes } from './filters.ts';
+import { applyFilters, coerceFilters, filterParams, listOrder, listParamsSchema, requireScopes } from './filters.ts';
 import { coerceAll, type ActionHandler } from './shared.ts';
 
 export function listHandler(engine: Engine, model: EntityModel): ActionHandler {
   const list = model.manifest.list ?? {};
   const filters = filterParams(engine, model);
-  const sortable = list.sortable ?? [];
-  const validate = ajv.compile({
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      page: { type: 'integer', minimum: 1, maximum: 1_000_000 },
-      pageSize: { type: 'integer', minimum: 1, maximum: 1000 },
-      sortBy: { enum: ['none', '', ...sortable] },
-      sortOrder: { enum: ['asc', 'desc', ''] },
-      ...filterSchemaProps(filters),
-    },
-    required: filters.filter((f) => f.decl.required).map((f) => f.param),
-  });
+  const validate = ajv.compile(
+    listParamsSchema(list, filters, { page: { type: 'integer', minimum: 1, maximum: 1_000_000 }, pageSize: { type: 'integer', minimum: 1, maximum: 1000 } }),
+  );
   const pagingSchema: Record<string, FieldSchema> = { page: { type: 'integer' }, pageSize: { type: 'integer' } };
   return async (call) => {
     const input = call.input;
@@ -35,8 +25,7 @@ export function listHandler(engine: Engine, model: EntityModel): ActionHandler {
     const page = (input.page as number | undefined) ?? 1;
     const pageSize = (input.pageSize as number | undefined) ?? list.defaultPageSize ?? 20;
     let rowsQuery = applyFilters(engine, filters, input, selectRows(engine, model)).query;
-    const sortBy = input.sortBy as string | undefined;
-    const order = sortBy && sortBy !== 'none' ? { field: sortBy, direction: input.sortOrder === 'desc' ? 'desc' : 'asc' } : list.defaultOrder;
+    const order = listOrder(list, input);
     const direction = order?.direction ?? 'asc';
     if (order) rowsQuery = rowsQuery.orderBy(columnRef(engine, model, order.field).ref, direction);
     // id breaks ties in the same direction, so one index (column, id) serves the whole order.

@@ -1,8 +1,8 @@
 // A screen that follows a live item type reloads when such items arrive, throttled (SPEC 4: the pipeline
 // list refreshes at most once per second, with a delayed retry), instead of once per message.
-import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
 import { live } from './live-store';
-import { createThrottle, LIVE_REFRESH_MS } from './throttle';
+import { LIVE_REFRESH_MS, useThrottledReload } from './throttle';
 
 export { createThrottle, LIVE_REFRESH_MS, type Clock } from './throttle';
 
@@ -17,14 +17,5 @@ function useReceived(type: string | undefined): number {
  */
 export function useLiveRefresh(type: string | undefined, reload: () => void, intervalMs = LIVE_REFRESH_MS): void {
   const count = useReceived(type);
-  const latest = useRef(reload);
-  latest.current = reload;
-  const throttle = useMemo(() => createThrottle(() => latest.current(), intervalMs), [intervalMs]);
-  useEffect(() => () => throttle.cancel(), [throttle]);
-  const seen = useRef(count);
-  useEffect(() => {
-    if (count === seen.current) return;
-    seen.current = count;
-    throttle.trigger();
-  }, [count, throttle]);
+  useThrottledReload(count, reload, intervalMs);
 }

@@ -1,4 +1,5 @@
 // The live refresh throttle, shared by the screens that follow a live item and by the live lists.
+import { useEffect, useMemo, useRef } from 'react';
 
 /** SPEC 9: the pipeline refresh throttle is 1 second. */
 export const LIVE_REFRESH_MS = 1000;
@@ -39,4 +40,21 @@ export function createThrottle(fn: () => void, intervalMs: number, clock: Clock 
       timer = undefined;
     },
   };
+}
+
+/**
+ * Calls `reload` (throttled, with a trailing call) each time `count` changes after the first render: the shared
+ * half of useLiveRefresh (live items of a type) and useLiveList (changes of an entity).
+ */
+export function useThrottledReload(count: number, reload: () => void, intervalMs = LIVE_REFRESH_MS): void {
+  const latest = useRef(reload);
+  latest.current = reload;
+  const throttle = useMemo(() => createThrottle(() => latest.current(), intervalMs), [intervalMs]);
+  useEffect(() => () => throttle.cancel(), [throttle]);
+  const seen = useRef(count);
+  useEffect(() => {
+    if (count === seen.current) return;
+    seen.current = count;
+    throttle.trigger();
+  }, [count, throttle]);
 }

@@ -2,9 +2,9 @@
 // store; an open list of that entity revalidates at most once per second with a trailing reload (keeping its page,
 // filters and scroll, which live in the URL and the grid), and an open edit form of a changed record learns who
 // changed it.
-import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { useRef, useSyncExternalStore } from 'react';
 import { createStore } from '../store';
-import { createThrottle, LIVE_REFRESH_MS } from './throttle';
+import { LIVE_REFRESH_MS, useThrottledReload } from './throttle';
 
 export interface EntityChanged {
   entity: string;
@@ -49,16 +49,7 @@ export function resetEntityChanges(): void {
  */
 export function useLiveList(entity: string | undefined, reload: () => void, intervalMs = LIVE_REFRESH_MS): void {
   const count = useSyncExternalStore(entityChanges.subscribe, () => (entity ? (entityChanges.get().counts[entity] ?? 0) : 0));
-  const latest = useRef(reload);
-  latest.current = reload;
-  const throttle = useMemo(() => createThrottle(() => latest.current(), intervalMs), [intervalMs]);
-  useEffect(() => () => throttle.cancel(), [throttle]);
-  const seen = useRef(count);
-  useEffect(() => {
-    if (count === seen.current) return;
-    seen.current = count;
-    throttle.trigger();
-  }, [count, throttle]);
+  useThrottledReload(count, reload, intervalMs);
 }
 
 /**
