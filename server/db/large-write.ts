@@ -60,22 +60,25 @@ export async function sqliteLargeWrite(trx: Kysely<any>, db: Kysely<any>): Promi
   const files = await sql<{ name: string; file: string }>`pragma database_list`.execute(trx);
   const file = files.rows.find((row) => row.name === 'main')?.file;
   if (!file) return noLargeWrite(); // an in-memory database has no WAL
-  const state = running.get(file) ?? { count: 0, autocheckpoint: 1000 };
-  if (state.count === 0) {
+  let state = running.get(file);
+  if (!state) {
+    // Read once per file, before this module ever turned it off: a later read could see the 0 of a write whose
+    // checkpoint is still under way.
     const current = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(trx);
-    state.autocheckpoint = Number(current.rows[0]?.wal_autocheckpoint ?? 1000);
-    await sql`pragma wal_autocheckpoint = 0`.execute(trx);
+    state = { count: 0, autocheckpoint: Number(current.rows[0]?.wal_autocheckpoint ?? 1000) };
+    running.set(file, state);
   }
+  if (state.count === 0) await sql`pragma wal_autocheckpoint = 0`.execute(trx);
   state.count += 1;
-  running.set(file, state);
+  const started = state;
   return {
     done() {
       // Runs once the write's transaction has committed or rolled back.
       const after = async () => void (await sql`select 1`.execute(db));
       const restore = async () => {
-        if (--state.count > 0) return;
+        if (--started.count > 0) return;
         await checkpointOffThread(file);
-        if (state.count === 0) await sql`pragma wal_autocheckpoint = ${sql.raw(String(state.autocheckpoint))}`.execute(db);
+        if (started.count === 0) await sql`pragma wal_autocheckpoint = ${sql.raw(String(started.autocheckpoint))}`.execute(db);
       };
       // A failure here means the database was closed meanwhile (the server stopping): nothing is left to restore.
       void after()
