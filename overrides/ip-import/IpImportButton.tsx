@@ -105,14 +105,18 @@ export function IpImportButton({ manifest, role, reload }: ActionOverrideProps) 
     if (!file) return;
     setReading(true);
     setReadError(null);
-    setParsed(null);
-    worker.current?.close();
+    // The file shown so far stays (and its worker, which holds its addresses) until the new one is read.
+    const previous = worker.current;
     const current = new ImportWorker();
     worker.current = current;
     try {
       const result = await current.parse(file);
-      if (worker.current === current) setParsed(result);
+      if (worker.current !== current) return; // the modal was closed meanwhile
+      previous?.close();
+      setParsed(result);
     } catch (error) {
+      current.close();
+      if (worker.current === current) worker.current = previous;
       setReadError(t('The file could not be read: {message}', { message: (error as Error).message }));
     } finally {
       setReading(false);
