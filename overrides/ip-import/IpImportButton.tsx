@@ -15,7 +15,8 @@ import { allowedAction } from '../../src/core/access/access';
 import { usePanel } from '../../src/core/app/panel';
 import { useWrite } from '../../src/core/app/write-status';
 import type { ActionOverrideProps } from '../../src/registry/override-types';
-import type { ImportResult } from '../../kernel/rules/ip';
+import type { ImportProblem } from '../../kernel/rules/ip';
+import type { FromWorker, ToWorker } from './worker-messages';
 import { ModalActions } from '../../src/mui/ModalActions';
 import { formatNumber, t } from '../../src/core/i18n/i18n';
 
@@ -23,22 +24,49 @@ const VENDORS = ['samsung', 'lg'];
 /** Rows of the preview and of the bad-line list: enough to check the file, cheap to draw for any size. */
 const SHOWN = 200;
 
-type Parsed = ImportResult & { file: string };
+/** What the page keeps of a parsed file: counts and the first lines; the addresses stay in the worker. */
+interface Parsed {
+  file: string;
+  count: number;
+  first: string[];
+  problems: ImportProblem[];
+  problemCount: number;
+}
 
-/** Reads the file's lines in a worker; resolves with the addresses to add and the lines that are not addresses. */
-function parseInWorker(text: string): Promise<ImportResult> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./parse.worker.ts', import.meta.url), { type: 'module' });
-    worker.onmessage = (event: MessageEvent<ImportResult>) => {
-      worker.terminate();
-      resolve(event.data);
-    };
-    worker.onerror = (event) => {
-      worker.terminate();
-      reject(new Error(event.message));
-    };
-    worker.postMessage(text);
-  });
+/**
+ * One file's worker (parse.worker.ts): it reads and parses the file, then on OK writes the request body. One
+ * question at a time; `close` ends it (a new file, or the modal closed).
+ */
+class ImportWorker {
+  private readonly worker = new Worker(new URL('./parse.worker.ts', import.meta.url), { type: 'module' });
+
+  private ask(message: ToWorker): Promise<FromWorker> {
+    return new Promise((resolve, reject) => {
+      this.worker.onmessage = (event: MessageEvent<FromWorker>) => {
+        if (event.data.type === 'error') reject(new Error(event.data.message));
+        else resolve(event.data);
+      };
+      this.worker.onerror = (event) => reject(new Error(event.message));
+      this.worker.postMessage(message);
+    });
+  }
+
+  async parse(file: File): Promise<Parsed> {
+    const answer = await this.ask({ type: 'parse', file, shown: SHOWN });
+    if (answer.type !== 'parsed') throw new Error(`unexpected answer ${answer.type}`);
+    return { file: file.name, count: answer.count, first: answer.first, problems: answer.problems, problemCount: answer.problemCount };
+  }
+
+  /** The addArray body for all the file's addresses with this vendor, as JSON bytes. */
+  async body(vendor: string): Promise<Blob> {
+    const answer = await this.ask({ type: 'body', vendor });
+    if (answer.type !== 'body') throw new Error(`unexpected answer ${answer.type}`);
+    return answer.body;
+  }
+
+  close() {
+    this.worker.terminate();
+  }
 }
 
 /**
@@ -55,10 +83,13 @@ export function IpImportButton({ manifest, role, reload }: ActionOverrideProps) 
   const [reading, setReading] = useState(false);
   const [readError, setReadError] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
+  const worker = useRef<ImportWorker | null>(null);
   const write = useWrite(action?.ui?.label ?? t('Import from file'));
   const pending = write.status === 'pending';
   useEffect(() => {
     if (!open) {
+      worker.current?.close();
+      worker.current = null;
       setVendor('');
       setParsed(null);
       setReadError(null);
@@ -67,15 +98,25 @@ export function IpImportButton({ manifest, role, reload }: ActionOverrideProps) 
     // write.reset is stable; resetting belongs to closing only.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open]);
+  useEffect(() => () => worker.current?.close(), []);
   if (!action) return null;
 
   async function choose(file: File | undefined) {
     if (!file) return;
     setReading(true);
     setReadError(null);
+    // The file shown so far stays (and its worker, which holds its addresses) until the new one is read.
+    const previous = worker.current;
+    const current = new ImportWorker();
+    worker.current = current;
     try {
-      setParsed({ ...(await parseInWorker(await file.text())), file: file.name });
+      const result = await current.parse(file);
+      if (worker.current !== current) return; // the modal was closed meanwhile
+      previous?.close();
+      setParsed(result);
     } catch (error) {
+      current.close();
+      if (worker.current === current) worker.current = previous;
       setReadError(t('The file could not be read: {message}', { message: (error as Error).message }));
     } finally {
       setReading(false);
@@ -84,17 +125,19 @@ export function IpImportButton({ manifest, role, reload }: ActionOverrideProps) 
   }
 
   async function submit() {
-    if (!parsed || !action) return;
-    const ips = parsed.ips.map((ip) => ({ ip, vendor }));
-    if (await write.run(() => panel.provider.call(action, { ips }))) {
+    const current = worker.current;
+    if (!parsed || !action || !current) return;
+    // The worker writes the body (20 MB for 450,000 addresses) and the page sends it as it is.
+    if (await write.run(async () => panel.provider.call(action, await current.body(vendor)))) {
       setOpen(false);
       reload();
     }
   }
 
-  const ips = parsed?.ips ?? [];
+  const count = parsed?.count ?? 0;
   const problems = parsed?.problems ?? [];
-  const ready = vendor !== '' && ips.length > 0 && !reading;
+  const problemCount = parsed?.problemCount ?? 0;
+  const ready = vendor !== '' && count > 0 && !reading;
   return (
     <>
       <Button variant="outlined" startIcon={<UploadFile />} onClick={() => setOpen(true)}>
@@ -124,10 +167,10 @@ export function IpImportButton({ manifest, role, reload }: ActionOverrideProps) 
               </Typography>
             </Box>
             {readError && <Alert severity="error">{readError}</Alert>}
-            {problems.length > 0 && (
+            {problemCount > 0 && (
               <Alert severity="warning" data-testid="ip-import-problems">
-                {problems.length === 1 ? t('{n} line is not an address and will be skipped', { n: problems.length }) : t('{n} lines are not an address and will be skipped', { n: problems.length })}
-                {ips.length > 0 ? t('; OK imports the other lines') : ''}:
+                {problemCount === 1 ? t('{n} line is not an address and will be skipped', { n: problemCount }) : t('{n} lines are not an address and will be skipped', { n: problemCount })}
+                {count > 0 ? t('; OK imports the other lines') : ''}:
                 <Box component="ul" sx={{ m: 0, pl: 2.5, maxHeight: 160, overflow: 'auto' }}>
                   {problems.slice(0, SHOWN).map((p) => (
                     <li key={p.line}>
@@ -140,12 +183,12 @@ export function IpImportButton({ manifest, role, reload }: ActionOverrideProps) 
             {parsed && (
               <Box data-testid="ip-import-preview">
                 <Typography variant="subtitle2">
-                  {ips.length === 1 ? t('{n} address to add from {file}', { n: formatNumber(ips.length), file: parsed.file }) : t('{n} addresses to add from {file}', { n: formatNumber(ips.length), file: parsed.file })}
+                  {count === 1 ? t('{n} address to add from {file}', { n: formatNumber(count), file: parsed.file }) : t('{n} addresses to add from {file}', { n: formatNumber(count), file: parsed.file })}
                 </Typography>
-                {ips.length > 0 && (
+                {count > 0 && (
                   <Box component="pre" sx={{ m: 0, mt: 1, p: 1, maxHeight: 220, overflow: 'auto', bgcolor: 'action.hover', borderRadius: 1, fontSize: 13 }}>
-                    {ips.slice(0, SHOWN).join('\n')}
-                    {ips.length > SHOWN && `\n${t('… and {n} more', { n: formatNumber(ips.length - SHOWN) })}`}
+                    {parsed.first.join('\n')}
+                    {count > SHOWN && `\n${t('… and {n} more', { n: formatNumber(count - SHOWN) })}`}
                   </Box>
                 )}
               </Box>

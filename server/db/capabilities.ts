@@ -1,6 +1,7 @@
 // What the server needs of a database dialect (server/db/database.ts implements it for SQLite and PostgreSQL),
 // in a file of its own so that the outage guard can name it without importing the database module.
 import type { Kysely } from 'kysely';
+import type { LargeWrite } from './large-write.ts';
 
 export type ColumnKind = 'integer' | 'number' | 'string' | 'boolean' | 'json' | 'timestamp';
 
@@ -28,6 +29,11 @@ export interface Capabilities {
    * must notice other processes' writes; null where the database has none (PostgreSQL, which has NOTIFY).
    */
   dataVersion(db: Kysely<any>): Promise<number | null>;
+  /**
+   * Starts a write of very many rows in the transaction `trx` of `db` (the IP import): what keeps its commit from
+   * holding the event loop (SQLite: server/db/large-write.ts; PostgreSQL: nothing).
+   */
+  largeWrite(trx: Kysely<any>, db: Kysely<any>): Promise<LargeWrite>;
   /** The most bind parameters one statement may carry (SQLite's SQLITE_MAX_VARIABLE_NUMBER, PostgreSQL's wire limit). */
   maxParameters: number;
   /** Why the database cannot serve this now (gone, busy, out of space, too slow), else undefined: a 503. */

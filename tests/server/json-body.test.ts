@@ -1,7 +1,9 @@
 // Large JSON bodies are parsed in slices (server/plugins/json-body.ts): the same value as JSON.parse, the same
 // refusals (bad JSON, prototype poisoning) as a small body, whatever the nesting.
 import { expect, it } from 'vitest';
-import { parseInSlices } from '../../server/plugins/json-body.ts';
+import { request } from 'node:http';
+import Fastify from 'fastify';
+import { parseInSlices, registerJsonBodies } from '../../server/plugins/json-body.ts';
 import { forEachDialect } from './harness.ts';
 
 const samples = [
@@ -28,6 +30,44 @@ it.each(['[1,,2]', '[1, 2,]', '{"a": 1,}', '[1, 2', '[1, 2]]', '{"a" 1, "b": 2}'
     for (const slice of [2, 4, 1000]) await expect(parseInSlices(text, JSON.parse, slice)).rejects.toThrow();
   },
 );
+
+it('decodes a large body sent in pieces that cut its characters in two, and refuses one over the limit', async () => {
+  const app = Fastify({ bodyLimit: 4 * 1024 * 1024 });
+  registerJsonBodies(app);
+  app.post('/echo', async (req) => req.body);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as { port: number };
+  /** Sends `body` in pieces of `piece` bytes, each written after the previous one left. */
+  const send = (body: Buffer, piece: number) =>
+    new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request({ port, host: '127.0.0.1', path: '/echo', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (d) => (text += d)).on('end', () => resolve({ status: res.statusCode!, text }));
+      });
+      req.on('error', reject);
+      let at = 0;
+      const next = () => {
+        if (at >= body.length || req.destroyed) return void req.end();
+        req.write(body.subarray(at, (at += piece)), () => setImmediate(next));
+      };
+      next();
+    });
+  try {
+    // 2- 3- and 4-byte characters everywhere, sent in pieces of odd sizes: most pieces end inside a character.
+    const value = { list: Array.from({ length: 60_000 }, (_, i) => `é${i}日本🙂ü-жжж`) };
+    const text = JSON.stringify(value);
+    expect(text.length).toBeGreaterThan(1024 * 1024);
+    const body = Buffer.from(text);
+    for (const piece of [1021, 65_537]) {
+      const reply = await send(body, piece);
+      expect(reply.status).toBe(200);
+      expect(JSON.parse(reply.text)).toEqual(value);
+    }
+    expect((await send(Buffer.from(`[${'1,'.repeat(2.1 * 1024 * 1024)}1]`), 65_536)).status).toBe(413);
+  } finally {
+    await app.close();
+  }
+});
 
 forEachDialect('large JSON bodies', (h) => {
   const bigList = (extra = '') => `{"ips": [${Array.from({ length: 40_000 }, (_, i) => `{"ip": "80.0.${(i >> 8) & 255}.${i & 255}", "vendor": "lg"${extra}}`).join(',')}]}`;

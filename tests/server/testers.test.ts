@@ -1,5 +1,7 @@
 // Tester lists: IP addresses (form calls and the file import's addArray) and testers phones, on both dialects.
+import { sql } from 'kysely';
 import { beforeAll, expect, it } from 'vitest';
+import { insertInChunks } from '../../server/actions/testers-ip.ts';
 import { whitelabelForm } from './catalogue-fixtures.ts';
 import { forEachDialect } from './harness.ts';
 
@@ -121,20 +123,73 @@ forEachDialect('tester IP addresses', (h) => {
     expect(await h.count('tester_ips')).toBe(before);
   });
 
-  it('answers other requests while a 100,000-address import is being checked and stored', async () => {
+  it('answers other requests while a 100,000-address import is being checked and stored, and no read sees half of it', async () => {
+    const before = await h.count('tester_ips');
     const ips = Array.from({ length: 100_000 }, (_, i) => ({ ip: `70.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, vendor: 'samsung' }));
     let imported = false;
     const importing = addArray({ ips }).then((reply) => ((imported = true), reply));
     // A timer that fires at all before the import ends shows the event loop was free meanwhile.
     const answeredMeanwhile: boolean[] = [];
+    const seen = new Set<number>();
+    let other: Promise<{ status: number }> | undefined;
     while (!imported) {
       await new Promise((resolve) => setTimeout(resolve, 20));
       const health = await h.call('GET', '/healthz');
       expect(health.status).toBe(200);
       answeredMeanwhile.push(!imported);
+      // Another write meanwhile waits for the import or goes beside it; it is never lost or refused.
+      other ??= add({ ip: '71.0.0.1', vendor: 'lg' });
+      seen.add((await h.count('tester_ips')) - before);
     }
     expect((await importing).body).toEqual({ result: true, data: { count: 100_000 } });
+    expect((await other!).status).toBe(200);
     expect(answeredMeanwhile.filter(Boolean).length).toBeGreaterThan(0);
+    expect(await h.count('tester_ips')).toBe(before + 100_001);
+    // Before it, or all of it (with or without the other write): never a part.
+    for (const count of seen) expect([0, 1, 100_000, 100_001]).toContain(count);
+  });
+
+  it('stores nothing of an import that fails while it is being stored, and imports again afterwards', async () => {
+    const before = await h.count('tester_ips');
+    const logs = await h.count('user_logs');
+    // The database refuses one row of the third statement, as a failing disk or a lost connection would.
+    const refuse = '80.0.22.100/32';
+    if (h.dialect === 'sqlite') {
+      await sql.raw(`create trigger refuse_one before insert on tester_ips when new.ip = '${refuse}' begin select raise(abort, 'refused by the test'); end`).execute(h.app.engine.db);
+    } else {
+      await sql.raw(`create function refuse_one() returns trigger language plpgsql as $$ begin if new.ip = '${refuse}' then raise exception 'refused by the test'; end if; return new; end $$`).execute(h.app.engine.db);
+      await sql.raw('create trigger refuse_one before insert on tester_ips for each row execute function refuse_one()').execute(h.app.engine.db);
+    }
+    const ips = Array.from({ length: 10_000 }, (_, i) => ({ ip: `80.0.${i >> 8}.${i & 255}`, vendor: 'lg' }));
+    const failed = await addArray({ ips });
+    expect(failed.status).toBe(500);
+    expect(await h.count('tester_ips')).toBe(before);
+    expect(await h.count('user_logs')).toBe(logs);
+    await sql.raw('drop trigger refuse_one' + (h.dialect === 'sqlite' ? '' : ' on tester_ips')).execute(h.app.engine.db);
+    expect((await addArray({ ips })).body).toEqual({ result: true, data: { count: 10_000 } });
+    expect(await h.count('tester_ips')).toBe(before + 10_000);
+    if (h.dialect === 'sqlite') {
+      // The automatic checkpoint, off while an import runs, is back once the checkpoint after it is done.
+      const autocheckpoint = async () => Number((await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(h.app.engine.db)).rows[0].wal_autocheckpoint);
+      for (let tries = 0; tries < 100 && (await autocheckpoint()) !== 1000; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await autocheckpoint()).toBe(1000);
+    }
+  });
+
+  it('stores 450,000 addresses with one multi-row INSERT per chunk', async () => {
+    const before = await h.count('tester_ips');
+    let inserts = 0;
+    const counting = h.app.engine.db.withPlugin({
+      transformQuery: ({ node }) => ((inserts += node.kind === 'InsertQueryNode' ? 1 : 0), node),
+      transformResult: async ({ result }) => result,
+    });
+    const now = new Date().toISOString();
+    const ips = Array.from({ length: 450_000 }, (_, i) => ({ ip: `90.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, vendor: 'lg' }));
+    const statements = await insertInChunks(counting, 'tester_ips', ips, h.app.engine.caps.maxParameters, (r) => ({ ...r, ip: `${r.ip}/32`, createdAt: now, updatedAt: now }));
+    expect(statements).toBe(inserts);
+    // Rows per statement: as many as the bind parameters allow, at most 1,000 so that one statement stays short.
+    expect(inserts).toBe(450_000 / 1_000);
+    expect(await h.count('tester_ips')).toBe(before + 450_000);
   });
 
   it('refuses the import to a customercare user', async () => {
