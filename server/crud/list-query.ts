@@ -23,6 +23,8 @@ interface CountOptions {
   relations: string[];
   /** Identifies the filters' values: counts are shared by calls that differ only in page, size or order. */
   key: string;
+  /** The matching rows as a cheaper query of its own (one column), when there is one (server/crud/list-page.ts). */
+  matching?: () => SelectQueryBuilder<any, any, any> | undefined;
   /** What the page query already tells: its offset, size and how many rows it answered. */
   offset: number;
   pageSize: number;
@@ -61,6 +63,16 @@ export function relationsOf(refs: string[]): string[] {
   return [...new Set(refs.filter((r) => r.startsWith('r_')).map((r) => r.slice(2, r.indexOf('.'))))];
 }
 
+function matchingRows(engine: Engine, model: EntityModel, options: CountOptions, db: Kysely<any>) {
+  let inner = db.selectFrom(`${model.table} as t`);
+  for (const relation of model.manifest.relations ?? []) {
+    if (!options.relations.includes(relation.name)) continue;
+    const target = engine.models.get(relation.entity)!;
+    inner = inner.leftJoin(`${target.table} as r_${relation.name}`, `r_${relation.name}.id`, `t.${relation.field}`);
+  }
+  return options.where(inner.select(sql.lit(1).as('one')));
+}
+
 /**
  * The count of a list call. A page that is not full already tells the exact count, so no query runs; otherwise one
  * `count(*)` over at most limit + 1 rows, with no relation join unless a filter uses it. A capped count is cached
@@ -74,13 +86,7 @@ export async function countList(engine: Engine, model: EntityModel, options: Cou
   const cache = cacheOf(engine, model.entity);
   const cached = cache.get(options.key);
   if (cached && Date.now() - cached.at < CAPPED_COUNT_TTL_MS) return { count: cached.count, countCapped: true };
-  let inner = db.selectFrom(`${model.table} as t`);
-  for (const relation of model.manifest.relations ?? []) {
-    if (!options.relations.includes(relation.name)) continue;
-    const target = engine.models.get(relation.entity)!;
-    inner = inner.leftJoin(`${target.table} as r_${relation.name}`, `r_${relation.name}.id`, `t.${relation.field}`);
-  }
-  const matching = options.where(inner.select(sql.lit(1).as('one'))).limit(limit + 1);
+  const matching = (options.matching?.() ?? matchingRows(engine, model, options, db)).limit(limit + 1);
   const [row] = await readRows<{ count: number | string }>(engine, db.selectFrom(matching.as('m')).select(sql<number>`count(*)`.as('count')));
   const counted = Number(row?.count ?? 0);
   if (counted <= limit) {

@@ -62,10 +62,15 @@ export async function syncTextSearch(db: Kysely<any>, caps: Capabilities, model:
  */
 export function trigramCondition(caps: Capabilities, model: EntityModel, field: string, value: string): RawBuilder<unknown> | undefined {
   if (caps.name !== 'sqlite' || !trigramFields(model).includes(field)) return undefined;
-  const fts = sql.table(ftsTable(model));
-  // FTS5 uses its index for LIKE without ESCAPE only: values free of wildcards need none.
-  const like = /[\\%_]/.test(value)
-    ? sql`${sql.ref(field)} like ${`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`
-    : sql`${sql.ref(field)} like ${`%${value}%`}`;
-  return sql`t.id in (select rowid from ${fts} where ${like})`;
+  return sql`t.id in (select rowid from ${sql.table(ftsTable(model))} where ${ftsLike(model, field, value)})`;
+}
+
+/**
+ * A contains filter's LIKE on the FTS5 table itself (for a query over that table, such as its rowids in order), or
+ * undefined when the field is not in it. FTS5 uses its index for LIKE without ESCAPE only: values free of wildcards
+ * need none.
+ */
+export function ftsLike(model: EntityModel, field: string, value: string): RawBuilder<unknown> | undefined {
+  if (!trigramFields(model).includes(field)) return undefined;
+  return /[\\%_]/.test(value) ? sql`${sql.ref(field)} like ${`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'` : sql`${sql.ref(field)} like ${`%${value}%`}`;
 }
