@@ -154,5 +154,18 @@ forEachDialect(
       expect(bad.status).toBe(400);
       expect(bad.body.message).toMatch(/after/);
     });
+
+    it('keeps an exact count of many rows across pages and forgets it when a write through the API changes the list', async () => {
+      await db().deleteFrom('app_infos').execute();
+      const rows = Array.from({ length: 1100 }, (_, i) => ({ appInstallId: `kept-${i}`, email: `kept${i}@example.com`, active: 'yes' }));
+      for (let i = 0; i < rows.length; i += 200) await db().insertInto('app_infos').values(rows.slice(i, i + 200)).execute();
+      const first = await list('/v1/admin/appinfo/get', { email: 'kept', pageSize: SIZE });
+      expect(first.count).toBe(1100);
+      expect(first.countCapped).toBeUndefined();
+      const second = await list('/v1/admin/appinfo/get', { email: 'kept', pageSize: SIZE, page: 2, after: first.next! });
+      expect(second.count).toBe(1100);
+      expect((await h.admin('GET', '/v1/admin/appinfo/remove', { query: { id: first.rows[0].id } })).status).toBe(200);
+      expect((await list('/v1/admin/appinfo/get', { email: 'kept', pageSize: SIZE, page: 2 })).count).toBe(1099);
+    });
   },
 );
