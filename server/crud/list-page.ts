@@ -102,6 +102,36 @@ export function ftsMatching(engine: Engine, model: EntityModel, active: FilterPa
     .where(sql<SqlBool>`${sql.join(likes as Expression<unknown>[], sql` and `)}`);
 }
 
+type Targets = { id: number; v: Key | Date }[];
+/** The related rows of a relation sort are read again after a write to their entity, or after this long. */
+const TARGETS_TTL_MS = 5_000;
+const targetCaches = new WeakMap<Engine, Map<string, { targets: Targets; at: number }>>();
+const targetWrites = new WeakMap<Engine, Map<string, number>>();
+
+/** A relation sort's target rows in order, kept per entity until a write to it (they are few and read per call). */
+async function keptTargets(engine: Engine, entity: string, what: string, read: () => Promise<Targets>): Promise<Targets> {
+  let cache = targetCaches.get(engine);
+  let writes = targetWrites.get(engine);
+  if (!cache || !writes) {
+    const kept = new Map<string, { targets: Targets; at: number }>();
+    const seen = new Map<string, number>();
+    engine.changes.on((change) => {
+      seen.set(change.entity, (seen.get(change.entity) ?? 0) + 1);
+      for (const key of kept.keys()) if (key.startsWith(`${change.entity}:`)) kept.delete(key);
+    });
+    targetCaches.set(engine, (cache = kept));
+    targetWrites.set(engine, (writes = seen));
+  }
+  const key = `${entity}:${what}`;
+  const hit = cache.get(key);
+  if (hit && Date.now() - hit.at < TARGETS_TTL_MS) return hit.targets;
+  const before = writes.get(entity) ?? 0;
+  const targets = await read();
+  // A write that committed while they were read makes them stale at once.
+  if ((writes.get(entity) ?? 0) === before) cache.set(key, { targets, at: Date.now() });
+  return targets;
+}
+
 export class ListPager {
   private readonly direction: 'asc' | 'desc';
   private readonly cmp: '>' | '<';
@@ -249,13 +279,15 @@ export class ListPager {
     const relation = (this.model.manifest.relations ?? []).find((r) => r.name === this.field!.slice(0, dot))!;
     const target = this.engine.models.get(relation.entity)!;
     const column = this.field!.slice(dot + 1);
-    const targets = await readRows<{ id: number; v: Key | Date }>(
-      this.engine,
-      this.engine.db
-        .selectFrom(`${target.table} as g`)
-        .select(['g.id', this.sortValue(`g.${column}`, target.kindOf(column)).as('v')])
-        .orderBy(`g.${column}`, this.direction)
-        .limit(WALKED_TARGETS + 1),
+    const targets = await keptTargets(this.engine, target.entity, `${column}:${this.direction}`, () =>
+      readRows<{ id: number; v: Key | Date }>(
+        this.engine,
+        this.engine.db
+          .selectFrom(`${target.table} as g`)
+          .select(['g.id', this.sortValue(`g.${column}`, target.kindOf(column)).as('v')])
+          .orderBy(`g.${column}`, this.direction)
+          .limit(WALKED_TARGETS + 1),
+      ),
     );
     if (targets.length > WALKED_TARGETS) return undefined;
     const fk = sql.ref(`t.${relation.field}`);

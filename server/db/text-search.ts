@@ -17,6 +17,9 @@ export function trigramFields(model: EntityModel): string[] {
   return [...new Set(fields)];
 }
 
+/** The pending list of a trigram GIN index, in kB (PostgreSQL's default is gin_pending_list_limit = 4096). */
+const GIN_PENDING_LIST_KB = 64;
+
 export const ftsTable = (model: EntityModel) => `fts_${model.table}`;
 
 /** Creates what serves the model's trigram filters; returns a line for the log when it could not. */
@@ -30,7 +33,12 @@ export async function syncTextSearch(db: Kysely<any>, caps: Capabilities, model:
       return `pg_trgm is not available (${(error as Error).message}): contains filters of ${model.table} (${fields.join(', ')}) scan every row; ask the database's owner to run CREATE EXTENSION pg_trgm`;
     }
     for (const field of fields) {
-      await sql`create index if not exists ${sql.id(`trgm_${model.table}_${field}`.slice(0, 63))} on ${sql.table(model.table)} using gin (${sql.ref(field)} gin_trgm_ops)`.execute(db);
+      const name = `trgm_${model.table}_${field}`.slice(0, 63);
+      await sql`create index if not exists ${sql.id(name)} on ${sql.table(model.table)} using gin (${sql.ref(field)} gin_trgm_ops)`.execute(db);
+      // Every query reads the whole pending list of new entries (4 MB by default: 8 ms on a query that matches
+      // nothing); a small one keeps that under a tenth of a millisecond while inserts still go in batches.
+      await sql`alter index ${sql.id(name)} set (gin_pending_list_limit = ${sql.lit(GIN_PENDING_LIST_KB)})`.execute(db);
+      await sql`select gin_clean_pending_list(${`"${name}"`}::regclass)`.execute(db);
     }
     return undefined;
   }
