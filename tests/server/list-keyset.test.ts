@@ -119,8 +119,9 @@ forEachDialect(
         name: `tv-${i}`,
         userId: `u${i % 7}`,
         whitelabelId: i % 5 === 0 ? null : ids.filter((id) => wl.find((w) => w.id === id)!.name !== 'alpha2')[(i * 13) % 3],
-        createdAt: now,
-        updatedAt: now,
+        // Timestamps with ties (a cursor carries PostgreSQL's as text).
+        createdAt: new Date(Date.parse('2025-03-01T10:00:00Z') + (i % 37) * 1000).toISOString(),
+        updatedAt: new Date(Date.parse('2025-03-01T10:00:00Z') - (i % 23) * 60_000).toISOString(),
       }));
       for (let i = 0; i < rows.length; i += 200) await db().insertInto('installations').values(rows.slice(i, i + 200)).execute();
       for (const direction of ['asc', 'desc'] as const) {
@@ -132,6 +133,10 @@ forEachDialect(
           .orderBy('t.id', direction)
           .execute();
         expect(await walk('/v1/admin/installation/get', { sortBy: 'whitelabel.name', sortOrder: direction }), direction).toEqual(expected.map((r) => r.id));
+        for (const field of ['createdAt', 'updatedAt', 'name']) {
+          const own = await db().selectFrom('installations as t').select('t.id').orderBy(`t.${field}`, direction).orderBy('t.id', direction).execute();
+          expect(await walk('/v1/admin/installation/get', { sortBy: field, sortOrder: direction }), `${field} ${direction}`).toEqual(own.map((r) => r.id));
+        }
         // An offset page in the middle of a group and one across groups, without a cursor.
         for (const page of [3, 9, 12]) {
           const byOffset = await list('/v1/admin/installation/get', { sortBy: 'whitelabel.name', sortOrder: direction, page, pageSize: SIZE });
