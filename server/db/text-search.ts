@@ -45,7 +45,8 @@ export async function syncTextSearch(db: Kysely<any>, caps: Capabilities, model:
   const fts = ftsTable(model);
   const existing = await sql<{ sql: string }>`select sql from sqlite_master where name = ${fts}`.execute(db);
   const wanted = `create virtual table ${fts} using fts5(${fields.map((f) => `"${f}"`).join(', ')}, content='${model.table}', content_rowid='id', tokenize='trigram case_sensitive 0')`;
-  if (existing.rows[0]?.sql === wanted) return undefined;
+  // SQLite stores the statement with its leading keywords in capitals: compare past them, or every start rebuilds it.
+  if (existing.rows[0]?.sql.replace(/^create virtual table/i, 'create virtual table') === wanted) return undefined;
   // A derived index: when the manifest's fields changed, it is built again from the table.
   await db.transaction().execute(async (trx) => {
     await sql`drop table if exists ${sql.id(fts)}`.execute(trx);
