@@ -1,9 +1,11 @@
 // Paging at scale (issue 14): the `after` cursor a list answers as `next`, deep offsets, a relation's field sort and
 // contains filters read through their FTS table give exactly the rows and order of ORDER BY field, id LIMIT OFFSET
 // over the whole join, nulls and ties included, on both dialects.
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { join, resolve } from 'node:path';
 import { sql } from 'kysely';
-import { forEachDialect } from './harness.ts';
+import { buildApp } from '../../server/app.ts';
+import { ADMIN, forEachDialect, startApp } from './harness.ts';
 
 /** More than the 500 rows past which an offset page finds its ids first. */
 const ROWS = 640;
@@ -174,3 +176,26 @@ forEachDialect(
     });
   },
 );
+
+describe('the FTS5 trigram tables (sqlite)', () => {
+  it('are kept across a restart, not built again from the table', async () => {
+    const { app, cleanup } = await startApp('sqlite');
+    const dataDir = app.engine.dataDir;
+    let again: Awaited<ReturnType<typeof buildApp>> | undefined;
+    try {
+      await app.engine.db.insertInto('app_infos').values({ appInstallId: 'kept-fts', email: 'kept-fts@example.com', active: 'yes' }).execute();
+      const { id } = await app.engine.db.selectFrom('app_infos').select('id').where('appInstallId', '=', 'kept-fts').executeTakeFirstOrThrow();
+      // Take the row out of the FTS index only: a rebuild from the table would put it back.
+      await sql`insert into fts_app_infos(fts_app_infos, rowid, email, login, "appInstallId") values ('delete', ${id}, 'kept-fts@example.com', null, 'kept-fts')`.execute(app.engine.db);
+      await app.close();
+      again = await buildApp({
+        config: { dataDir, adminEmail: ADMIN.email, adminPassword: ADMIN.password, schemasDir: resolve('schemas'), distDir: join(dataDir, 'no-dist'), corsOrigins: [], databaseUrl: undefined, publicUrl: undefined, panelHosts: undefined },
+      });
+      const found = await sql<{ rowid: number }>`select rowid from fts_app_infos where email like '%kept-fts%'`.execute(again.engine.db);
+      expect(found.rows).toEqual([]);
+    } finally {
+      await again?.close();
+      await cleanup();
+    }
+  });
+});
