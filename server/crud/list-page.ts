@@ -29,6 +29,8 @@ const DEFERRED_OFFSET = 500;
 /** A relation sort walks its target rows only when they are this few (whitelabels, platforms). */
 const WALKED_TARGETS = 1000;
 const SORT_KEY = '__sort';
+/** The longest cursor answered (the `after` parameter accepts twice as long). */
+const MAX_CURSOR = 2000;
 
 export interface PageRequest {
   /** The filters with a value, and the call's input they read it from. */
@@ -194,7 +196,9 @@ export class ListPager {
   private finish(rows: Row[], valueOf: (row: Row) => Key): Page {
     const { pageSize } = this.request;
     const last = rows.length === pageSize ? rows[rows.length - 1] : undefined;
-    const next = last ? encodeCursor(this.request, valueOf(last), Number(last.id)) : undefined;
+    const cursor = last ? encodeCursor(this.request, valueOf(last), Number(last.id)) : undefined;
+    // A cursor must fit a query string: past that (a sort by a long text), the next page goes by its number.
+    const next = cursor && cursor.length <= MAX_CURSOR ? cursor : undefined;
     for (const row of rows) delete row[SORT_KEY];
     return next ? { rows, next } : { rows };
   }
