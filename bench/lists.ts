@@ -39,7 +39,7 @@ async function fill(app: FastifyInstance, table: string, count: number, row: (i:
   });
 }
 
-async function generate(app: FastifyInstance, rows: number): Promise<void> {
+export async function generate(app: FastifyInstance, rows: number): Promise<void> {
   const base = Date.parse('2024-01-01T00:00:00Z');
   const at = (i: number) => new Date(base + ((i * 7919) % rows) * 60_000).toISOString();
   await fill(app, 'app_infos', rows, (i) => ({
@@ -76,6 +76,8 @@ async function generate(app: FastifyInstance, rows: number): Promise<void> {
 interface Case {
   name: string;
   path: string;
+  /** Page `page` of this list by its page number first: the loop then asks for the page after it with its cursor. */
+  cursorAfter?: boolean;
 }
 
 function cases(rows: number): Case[] {
@@ -95,7 +97,14 @@ function cases(rows: number): Case[] {
   for (const field of ['name', 'userId', 'whitelabel.name', 'updatedAt']) {
     out.push({ name: `sort ${field} asc (installations)`, path: `${inst}?page=1&pageSize=20&sortBy=${field}&sortOrder=asc` });
   }
-  out.push({ name: `page ${deepPage.toLocaleString('en')} (app infos)`, path: `${ai}?page=${deepPage}&pageSize=20` });
+  out.push({ name: `page ${deepPage.toLocaleString('en')} by number (app infos)`, path: `${ai}?page=${deepPage}&pageSize=20` });
+  // What the panel sends when the user moves on from a page it shows: the next page with the cursor it answered.
+  out.push({ name: `page ${(deepPage + 1).toLocaleString('en')} by cursor (app infos)`, path: `${ai}?page=${deepPage}&pageSize=20`, cursorAfter: true });
+  out.push({
+    name: `page ${(deepPage + 1).toLocaleString('en')} by cursor (installations whitelabel.name)`,
+    path: `${inst}?page=${deepPage}&pageSize=20&sortBy=whitelabel.name&sortOrder=asc`,
+    cursorAfter: true,
+  });
   return out;
 }
 
@@ -125,8 +134,15 @@ async function run(dialect: Dialect): Promise<Row[]> {
     for (const c of cases(ROWS)) {
       const first = await fetch(base + c.path, { headers: { authorization: token } });
       if (first.status !== 200) throw new Error(`${c.path}: HTTP ${first.status} ${await first.text()}`);
+      let path = c.path;
+      if (c.cursorAfter) {
+        const { next } = ((await first.json()) as { data: { next?: string } }).data;
+        if (!next) throw new Error(`${c.path}: no cursor in the answer`);
+        const page = Number(new URL(base + c.path).searchParams.get('page'));
+        path = c.path.replace(`page=${page}`, `page=${page + 1}`) + `&after=${encodeURIComponent(next)}`;
+      }
       // The loader sends no token on its own loops: give the list calls theirs through the admin loops instead.
-      const r = await load(base, ['/healthz'], Array.from({ length: CLIENTS }, () => ({ path: c.path, token })), 0, DURATION_MS);
+      const r = await load(base, ['/healthz'], Array.from({ length: CLIENTS }, () => ({ path, token })), 0, DURATION_MS);
       out.push({ name: c.name, r: adminAsLoad(r, DURATION_MS), against: health });
     }
     const lookup = await load(base, lookups, [], CLIENTS, DURATION_MS);

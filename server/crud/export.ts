@@ -105,7 +105,7 @@ function registerExport(app: FastifyInstance, engine: Engine, manifest: Manifest
   const list = manifest.list!;
   const columns = list.columns!;
   const filters = filterParams(engine, model);
-  const validate = ajv.compile(listParamsSchema(list, filters, { page: {}, pageSize: {} }));
+  const validate = ajv.compile(listParamsSchema(list, filters, { page: {}, pageSize: {}, after: {} }));
   const path = exportPathOf(action.path);
   const titles = columns.map((c) => c.label ?? (model.props[c.field] as FieldSchema | undefined)?.title ?? c.field);
 

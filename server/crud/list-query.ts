@@ -6,8 +6,10 @@ import type { EntityModel } from './model.ts';
 
 /** Rows counted exactly; beyond it the answer is `count: limit, countCapped: true` ("10,000+" in the pager). */
 export const DEFAULT_LIST_COUNT_LIMIT = 10_000;
-/** A capped count is kept this long at most (a write through the API forgets it at once). */
+/** A kept count is kept this long at most (a write through the API forgets it at once). */
 const CAPPED_COUNT_TTL_MS = 60_000;
+/** Exact counts from this many rows up are kept as capped ones are: each took a query over that many rows. */
+const KEPT_EXACT_COUNT = 1000;
 const CACHED_FILTERS_PER_ENTITY = 200;
 
 export interface ListCount {
@@ -23,6 +25,8 @@ interface CountOptions {
   relations: string[];
   /** Identifies the filters' values: counts are shared by calls that differ only in page, size or order. */
   key: string;
+  /** The matching rows as a cheaper query of its own (one column), when there is one (server/crud/list-page.ts). */
+  matching?: () => SelectQueryBuilder<any, any, any> | undefined;
   /** What the page query already tells: its offset, size and how many rows it answered. */
   offset: number;
   pageSize: number;
@@ -31,22 +35,34 @@ interface CountOptions {
 
 interface Cached {
   count: number;
+  capped: boolean;
   at: number;
 }
 
-const caches = new WeakMap<Engine, Map<string, Map<string, Cached>>>();
+interface EntityCounts {
+  kept: Map<string, Cached>;
+  /** Writes seen: a count whose query began before a write is not kept. */
+  writes: number;
+}
 
-function cacheOf(engine: Engine, entity: string): Map<string, Cached> {
+const caches = new WeakMap<Engine, Map<string, EntityCounts>>();
+
+function cacheOf(engine: Engine, entity: string): EntityCounts {
   let byEntity = caches.get(engine);
   if (!byEntity) {
-    const created = new Map<string, Map<string, Cached>>();
+    const created = new Map<string, EntityCounts>();
     caches.set(engine, created);
-    // Any committed write through the API to an entity forgets its capped counts.
-    engine.changes.on((change) => created.get(change.entity)?.clear());
+    // Any committed write through the API (or a device call, or another process) to an entity forgets its counts.
+    engine.changes.on((change) => {
+      const counts = created.get(change.entity);
+      if (!counts) return;
+      counts.kept.clear();
+      counts.writes++;
+    });
     byEntity = created;
   }
   let cache = byEntity.get(entity);
-  if (!cache) byEntity.set(entity, (cache = new Map()));
+  if (!cache) byEntity.set(entity, (cache = { kept: new Map(), writes: 0 }));
   return cache;
 }
 
@@ -61,10 +77,21 @@ export function relationsOf(refs: string[]): string[] {
   return [...new Set(refs.filter((r) => r.startsWith('r_')).map((r) => r.slice(2, r.indexOf('.'))))];
 }
 
+function matchingRows(engine: Engine, model: EntityModel, options: CountOptions, db: Kysely<any>) {
+  let inner = db.selectFrom(`${model.table} as t`);
+  for (const relation of model.manifest.relations ?? []) {
+    if (!options.relations.includes(relation.name)) continue;
+    const target = engine.models.get(relation.entity)!;
+    inner = inner.leftJoin(`${target.table} as r_${relation.name}`, `r_${relation.name}.id`, `t.${relation.field}`);
+  }
+  return options.where(inner.select(sql.lit(1).as('one')));
+}
+
 /**
  * The count of a list call. A page that is not full already tells the exact count, so no query runs; otherwise one
- * `count(*)` over at most limit + 1 rows, with no relation join unless a filter uses it. A capped count is cached
- * per filter values (paging does not recount it) until a write to the entity or a minute has passed.
+ * `count(*)` over at most limit + 1 rows, with no relation join unless a filter uses it. A capped count, or an exact
+ * one of KEPT_EXACT_COUNT rows or more, is kept per filter values (paging does not recount it) until a write to the
+ * entity or a minute has passed.
  */
 export async function countList(engine: Engine, model: EntityModel, options: CountOptions, db: Kysely<any> = engine.db): Promise<ListCount> {
   const { offset, pageSize, rowsOnPage } = options;
@@ -72,22 +99,17 @@ export async function countList(engine: Engine, model: EntityModel, options: Cou
   if (rowsOnPage === 0 && offset === 0) return { count: 0 };
   const limit = engine.listCountLimit ?? DEFAULT_LIST_COUNT_LIMIT;
   const cache = cacheOf(engine, model.entity);
-  const cached = cache.get(options.key);
-  if (cached && Date.now() - cached.at < CAPPED_COUNT_TTL_MS) return { count: cached.count, countCapped: true };
-  let inner = db.selectFrom(`${model.table} as t`);
-  for (const relation of model.manifest.relations ?? []) {
-    if (!options.relations.includes(relation.name)) continue;
-    const target = engine.models.get(relation.entity)!;
-    inner = inner.leftJoin(`${target.table} as r_${relation.name}`, `r_${relation.name}.id`, `t.${relation.field}`);
-  }
-  const matching = options.where(inner.select(sql.lit(1).as('one'))).limit(limit + 1);
+  const cached = cache.kept.get(options.key);
+  if (cached && Date.now() - cached.at < CAPPED_COUNT_TTL_MS) return cached.capped ? { count: cached.count, countCapped: true } : { count: cached.count };
+  const writes = cache.writes;
+  const matching = (options.matching?.() ?? matchingRows(engine, model, options, db)).limit(limit + 1);
   const [row] = await readRows<{ count: number | string }>(engine, db.selectFrom(matching.as('m')).select(sql<number>`count(*)`.as('count')));
   const counted = Number(row?.count ?? 0);
-  if (counted <= limit) {
-    cache.delete(options.key);
-    return { count: counted };
+  const capped = counted > limit;
+  cache.kept.delete(options.key);
+  if ((capped || counted >= KEPT_EXACT_COUNT) && writes === cache.writes) {
+    if (cache.kept.size >= CACHED_FILTERS_PER_ENTITY) cache.kept.delete(cache.kept.keys().next().value!);
+    cache.kept.set(options.key, { count: capped ? limit : counted, capped, at: Date.now() });
   }
-  if (cache.size >= CACHED_FILTERS_PER_ENTITY) cache.delete(cache.keys().next().value!);
-  cache.set(options.key, { count: limit, at: Date.now() });
-  return { count: limit, countCapped: true };
+  return capped ? { count: limit, countCapped: true } : { count: counted };
 }

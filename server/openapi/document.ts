@@ -104,6 +104,11 @@ function listInput(model: EntityModel): Json {
     pageSize: { type: 'integer', minimum: 1, maximum: 1000, default: list.defaultPageSize ?? 20, description: 'rows per page' },
     sortBy: { enum: ['none', ...(list.sortable ?? [])], description: 'a sortable field; none or absent: the default order' },
     sortOrder: { enum: ['asc', 'desc'], default: 'asc' },
+    after: {
+      type: 'string',
+      description:
+        'the `next` cursor of the previous page, sent with this page\'s number: the page is then read from the row after the previous page\'s last one (fast however deep); a cursor of another order or other filters is ignored',
+    },
   };
   const required: string[] = [];
   for (const filter of list.filters ?? []) {
@@ -151,7 +156,7 @@ function actionInput(model: EntityModel | undefined, action: ActionDecl): Json {
     case 'destroyByFilter': {
       const schema = listInput(model);
       const properties = { ...(schema.properties as Json) };
-      for (const paging of ['page', 'pageSize', 'sortBy', 'sortOrder']) delete properties[paging];
+      for (const paging of ['page', 'pageSize', 'sortBy', 'sortOrder', 'after']) delete properties[paging];
       return { type: 'object', additionalProperties: false, properties, description: 'at least one filter must be filled' };
     }
   }
@@ -184,7 +189,16 @@ function actionOutput(model: EntityModel | undefined, action: ActionDecl): Json 
   if (!model || action.kind === 'custom') return { description: 'see the call description', type: ['object', 'array', 'null'] };
   switch (action.kind) {
     case 'list':
-      return { type: 'object', required: ['rows', 'count'], properties: { rows: { type: 'array', items: recordRef(model.entity) }, count: { type: 'integer', description: 'rows matching the filters' } } };
+      return {
+        type: 'object',
+        required: ['rows', 'count'],
+        properties: {
+          rows: { type: 'array', items: recordRef(model.entity) },
+          count: { type: 'integer', description: 'rows matching the filters, exact up to LIST_COUNT_LIMIT' },
+          countCapped: { type: 'boolean', description: 'true when more rows match than `count` (the limit): "10,000+"' },
+          next: { type: 'string', description: 'when the page is full: the cursor to send as `after` with the next page number' },
+        },
+      };
     case 'create':
     case 'update':
     case 'toggle':
@@ -235,7 +249,7 @@ function responses(success: Json | undefined, codes: ErrorCode[], successText = 
 
 /** `GET <list path>/export.csv` (server/crud/export.ts): the list's filters and sort, every matching row as CSV. */
 function exportOperation(manifest: Manifest, name: string, action: ActionDecl, listInput: Json, failures: ErrorCode[]): Json {
-  const parameters = queryParameters(listInput).filter((p) => p.name !== 'page' && p.name !== 'pageSize');
+  const parameters = queryParameters(listInput).filter((p) => p.name !== 'page' && p.name !== 'pageSize' && p.name !== 'after');
   const refusals = responses(undefined, failures);
   return {
     operationId: `${manifest.entity}.${name}.export`,

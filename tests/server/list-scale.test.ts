@@ -39,7 +39,7 @@ forEachDialect(
     const list = async (query: Record<string, string | number>) => {
       const reply = await h.call('GET', '/v1/admin/appinfo/get', { query, token: h.tokens.customercare });
       expect(reply.status).toBe(200);
-      return reply.body.data as { rows: { id: number; appInstallId: string }[]; count: number; countCapped?: boolean };
+      return reply.body.data as { rows: { id: number; appInstallId: string }[]; count: number; countCapped?: boolean; next?: string };
     };
 
     it('has an index (column, id) behind every sortable and filterable own column of every list', async () => {
@@ -103,7 +103,16 @@ forEachDialect(
       const fourth = await list({ pageSize: 10, page: 4 });
       expect(fourth.rows.map((r) => r.appInstallId)).toEqual(Array.from({ length: 10 }, (_, i) => `cap-${String(14 - i).padStart(3, '0')}`));
       expect(fourth.countCapped).toBe(true);
-      // The last page is not full: it tells the exact count.
+      // The same page asked with the cursor of page 3: the same rows, the count still capped ("30+").
+      const third = await list({ pageSize: 10, page: 3 });
+      const byCursor = await list({ pageSize: 10, page: 4, after: third.next! });
+      expect(byCursor.rows.map((r) => r.appInstallId)).toEqual(fourth.rows.map((r) => r.appInstallId));
+      expect(byCursor).toMatchObject({ count: LIMIT, countCapped: true });
+      // The last page is not full: it tells the exact count, by number or by cursor.
+      const lastByCursor = await list({ pageSize: 10, page: 5, after: (await list({ pageSize: 10, page: 4 })).next! });
+      expect(lastByCursor.rows).toHaveLength(5);
+      expect(lastByCursor).toMatchObject({ count: 45 });
+      expect(lastByCursor.countCapped).toBeUndefined();
       const last = await list({ pageSize: 10, page: 5 });
       expect(last.rows).toHaveLength(5);
       expect(last).toMatchObject({ count: 45 });

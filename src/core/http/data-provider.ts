@@ -24,6 +24,8 @@ export interface ListResult<R = Record<string, unknown>> {
   count: number;
   /** More rows match than `count` (the server's limit): shown as "10,000+". */
   countCapped?: boolean;
+  /** The cursor of the next page (send it as `after` with that page's number), when this page is full. */
+  next?: string;
 }
 
 export interface DataProvider {

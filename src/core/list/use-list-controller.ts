@@ -18,6 +18,9 @@ import { callParamsOf, fillTemplate, type ListContextValue } from './list-contex
 import { hasFilter, parseListQuery, toApiParams, toSearchParams, type ListQuery } from './list-query';
 
 export type Row = Record<string, unknown>;
+
+/** The parameters (as a key) each fetched page was answered for: its `next` cursor is only good for the page after it. */
+const answeredFor = new WeakMap<object, string>();
 export type RowId = string | number;
 
 /** The form modal: the record edited (null to add one); `opened` counts openings so a reopen remounts the form. */
@@ -96,9 +99,17 @@ export function useListController(manifest: Manifest): ListController {
 
   const apiParams = { ...callParams, ...toApiParams(query) };
   const paramsKey = JSON.stringify(apiParams);
+  // Moving to the next page sends the cursor the page before answered (`after`): the server then reads only the
+  // page's rows however deep it is. The page number goes too, so the count and the pager stay what they were.
+  const [cursor, setCursor] = useState<{ key: string; after: string } | null>(null);
+  const after = cursor?.key === paramsKey ? cursor.after : undefined;
   const { data, error, isLoading, isValidating, mutate } = useSWR<ListResult<Row>>(
     listAction ? [listAction[1].path, paramsKey] : null,
-    () => panel.provider.list<Row>(listAction![1], apiParams),
+    async () => {
+      const result = await panel.provider.list<Row>(listAction![1], after ? { ...apiParams, after } : apiParams);
+      answeredFor.set(result, paramsKey);
+      return result;
+    },
     { keepPreviousData: true, revalidateOnFocus: false },
   );
   const rows = data?.rows ?? [];
@@ -139,7 +150,14 @@ export function useListController(manifest: Manifest): ListController {
     setDraft({});
     setQuery({ ...query, filters: {}, page: 1 });
   }, [setQuery, query]);
-  const setPage = useCallback((page: number) => setQuery({ ...query, page }), [setQuery, query]);
+  const setPage = useCallback(
+    (page: number) => {
+      const next = data?.next && page === query.page + 1 && answeredFor.get(data) === paramsKey ? data.next : undefined;
+      setCursor(next ? { key: JSON.stringify({ ...callParams, ...toApiParams({ ...query, page }) }), after: next } : null);
+      setQuery({ ...query, page });
+    },
+    [setQuery, query, data, paramsKey, callParams],
+  );
   const setPageSize = useCallback((size: number) => setQuery({ ...query, size, page: 1 }), [setQuery, query]);
   const setSort = useCallback(
     (sortBy: string | null, sortOrder?: 'asc' | 'desc') => setQuery({ ...query, sortBy, sortOrder: sortOrder ?? query.sortOrder, page: 1 }),

@@ -1,0 +1,343 @@
+// The rows of one list page (issue 14), in the list's order: the sort field (or none), then id in the same direction,
+// nulls where the database puts them (SQLite: first ascending, last descending; PostgreSQL: the other way round).
+// Every way below answers exactly the rows and order of `ORDER BY field dir, t.id dir LIMIT size OFFSET offset`;
+// each is chosen only where an index can serve it:
+//   - a cursor (`after`, the last row's sort value and id, answered as `next` by the previous page) turns "the next
+//     page" into a keyset query, which reads only the page's rows however deep it is;
+//   - a deep OFFSET skips over ids only (a covering index scan), then reads the page's rows by id;
+//   - a sort by a relation's field (whitelabel.name) walks the relation's few target rows in that field's order and
+//     takes each group's rows from the (fk, id) index, instead of sorting every row of the join;
+//   - on SQLite, contains filters on an FTS5 trigram table with the list ordered by id read the FTS table in rowid
+//     order with the LIMIT pushed into it, instead of materialising every match.
+import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { fieldError } from '../errors.ts';
+import type { ListDecl } from '../../kernel/manifest/types.ts';
+import type { Engine } from './context.ts';
+import type { EntityModel } from './model.ts';
+import { columnRef, selectRows } from './rows.ts';
+import { readRows } from './list-query.ts';
+import { applyFilters, type FilterParam } from './kinds/filters.ts';
+import { ftsLike, ftsTable } from '../db/text-search.ts';
+
+type Query = SelectQueryBuilder<any, any, any>;
+type Row = Record<string, unknown>;
+type Order = NonNullable<ListDecl['defaultOrder']>;
+type Key = string | number | boolean | null;
+
+/** Past this offset a page first finds its ids alone (an index-only skip), then reads their rows. */
+const DEFERRED_OFFSET = 500;
+/** A relation sort walks its target rows only when they are this few (whitelabels, platforms). */
+const WALKED_TARGETS = 1000;
+const SORT_KEY = '__sort';
+/** The longest cursor answered (the `after` parameter accepts twice as long). */
+const MAX_CURSOR = 2000;
+
+export interface PageRequest {
+  /** The filters with a value, and the call's input they read it from. */
+  active: FilterParam[];
+  input: Record<string, unknown>;
+  order?: Order;
+  pageSize: number;
+  offset: number;
+  /** The `after` parameter as sent (validated here). */
+  after?: string;
+  /** Identifies the filters' values: a cursor of other filters is not used. */
+  filterKey: string;
+}
+
+export interface Page {
+  rows: Row[];
+  /** The cursor of the next page, when this one is full. */
+  next?: string;
+}
+
+interface Cursor {
+  value: Key;
+  id: number;
+}
+
+function hash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(36);
+}
+
+const orderName = (order: Order | undefined) => `${order?.field ?? ''}:${order?.direction ?? 'asc'}`;
+
+function encodeCursor(request: PageRequest, value: Key, id: number): string {
+  return Buffer.from(JSON.stringify([orderName(request.order), hash(request.filterKey), value, id])).toString('base64url');
+}
+
+/** The cursor of `after`, or undefined when it belongs to another order or other filters (the page number applies). */
+function decodeCursor(request: PageRequest): Cursor | undefined {
+  if (!request.after) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(request.after, 'base64url').toString('utf8'));
+  } catch {
+    parsed = undefined;
+  }
+  const valid =
+    Array.isArray(parsed) &&
+    parsed.length === 4 &&
+    typeof parsed[0] === 'string' &&
+    typeof parsed[1] === 'string' &&
+    (parsed[2] === null || ['string', 'number', 'boolean'].includes(typeof parsed[2])) &&
+    Number.isSafeInteger(parsed[3]);
+  if (!valid) throw fieldError('after', 'after: is not a cursor a list answered (send the `next` of the previous page, or only page)');
+  const [order, filters, value, id] = parsed as [string, string, Key, number];
+  if (order !== orderName(request.order) || filters !== hash(request.filterKey)) return undefined;
+  return { value, id };
+}
+
+/**
+ * On SQLite, when every active filter is a contains filter of the entity's FTS5 trigram table: the matching rowids
+ * as a query over that table alone (which a count or a page in rowid order reads lazily).
+ */
+export function ftsMatching(engine: Engine, model: EntityModel, active: FilterParam[], input: Record<string, unknown>): Query | undefined {
+  if (engine.caps.name !== 'sqlite' || !active.length) return undefined;
+  const likes = active.map((f) => (f.decl.op === 'contains' && !f.decl.field.includes('.') ? ftsLike(model, f.decl.field, String(input[f.param])) : undefined));
+  if (likes.some((like) => !like)) return undefined;
+  return engine.db
+    .selectFrom(ftsTable(model))
+    .select('rowid')
+    .where(sql<SqlBool>`${sql.join(likes as Expression<unknown>[], sql` and `)}`);
+}
+
+type Targets = { id: number; v: Key | Date }[];
+/** The related rows of a relation sort are read again after a write to their entity, or after this long. */
+const TARGETS_TTL_MS = 5_000;
+const targetCaches = new WeakMap<Engine, Map<string, { targets: Targets; at: number }>>();
+const targetWrites = new WeakMap<Engine, Map<string, number>>();
+
+/** A relation sort's target rows in order, kept per entity until a write to it (they are few and read per call). */
+async function keptTargets(engine: Engine, entity: string, what: string, read: () => Promise<Targets>): Promise<Targets> {
+  let cache = targetCaches.get(engine);
+  let writes = targetWrites.get(engine);
+  if (!cache || !writes) {
+    const kept = new Map<string, { targets: Targets; at: number }>();
+    const seen = new Map<string, number>();
+    engine.changes.on((change) => {
+      seen.set(change.entity, (seen.get(change.entity) ?? 0) + 1);
+      for (const key of kept.keys()) if (key.startsWith(`${change.entity}:`)) kept.delete(key);
+    });
+    targetCaches.set(engine, (cache = kept));
+    targetWrites.set(engine, (writes = seen));
+  }
+  const key = `${entity}:${what}`;
+  const hit = cache.get(key);
+  if (hit && Date.now() - hit.at < TARGETS_TTL_MS) return hit.targets;
+  const before = writes.get(entity) ?? 0;
+  const targets = await read();
+  // A write that committed while they were read makes them stale at once.
+  if ((writes.get(entity) ?? 0) === before) cache.set(key, { targets, at: Date.now() });
+  return targets;
+}
+
+export class ListPager {
+  private readonly direction: 'asc' | 'desc';
+  private readonly cmp: '>' | '<';
+  /** Where nulls of the sort field come: the database's default for the direction. */
+  private readonly nullsFirst: boolean;
+  private readonly field?: string;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly model: EntityModel,
+    private readonly request: PageRequest,
+  ) {
+    this.direction = request.order?.direction ?? 'asc';
+    this.cmp = this.direction === 'asc' ? '>' : '<';
+    this.nullsFirst = (engine.caps.name === 'sqlite') === (this.direction === 'asc');
+    this.field = request.order && request.order.field !== 'id' ? request.order.field : undefined;
+  }
+
+  async page(): Promise<Page> {
+    const cursor = decodeCursor(this.request);
+    if (this.field?.includes('.')) {
+      const walked = await this.relationWalk(cursor);
+      if (walked) return walked;
+      return this.plain();
+    }
+    if (!this.field) {
+      const fts = await this.ftsById(cursor);
+      if (fts) return fts;
+    }
+    if (cursor) return this.keyset(cursor);
+    return this.plain();
+  }
+
+  /** Every row column plus the relations' shown fields, with the filters applied. */
+  private rowsQuery(filters = this.request.active): Query {
+    return applyFilters(this.engine, filters, this.request.input, selectRows(this.engine, this.model)).query;
+  }
+
+  /** `table as t` joined only to the relations the filters reach into, with the filters applied. */
+  private filteredIds(): Query {
+    let query: Query = this.engine.db.selectFrom(`${this.model.table} as t`);
+    for (const relation of this.model.manifest.relations ?? []) {
+      if (!this.request.active.some((f) => f.ref.startsWith(`r_${relation.name}.`))) continue;
+      const target = this.engine.models.get(relation.entity)!;
+      query = query.leftJoin(`${target.table} as r_${relation.name}`, `r_${relation.name}.id`, `t.${relation.field}`);
+    }
+    return applyFilters(this.engine, this.request.active, this.request.input, query).query;
+  }
+
+  private ordered(query: Query, withField = true): Query {
+    if (withField && this.field) query = query.orderBy(columnRef(this.engine, this.model, this.field).ref, this.direction);
+    return query.orderBy('t.id', this.direction);
+  }
+
+  /** The sort value as a cursor carries it: PostgreSQL's timestamps as their text (a Date would lose the zone). */
+  private sortValue(ref: string, kind: string) {
+    return this.engine.caps.name === 'postgres' && kind === 'timestamp' ? sql`cast(${sql.ref(ref)} as text)` : sql.ref(ref);
+  }
+
+  private finish(rows: Row[], valueOf: (row: Row) => Key): Page {
+    const { pageSize } = this.request;
+    const last = rows.length === pageSize ? rows[rows.length - 1] : undefined;
+    const cursor = last ? encodeCursor(this.request, valueOf(last), Number(last.id)) : undefined;
+    // A cursor must fit a query string: past that (a sort by a long text), the next page goes by its number.
+    const next = cursor && cursor.length <= MAX_CURSOR ? cursor : undefined;
+    for (const row of rows) delete row[SORT_KEY];
+    return next ? { rows, next } : { rows };
+  }
+
+  private withSortKey(query: Query): Query {
+    if (!this.field) return query;
+    const { ref, kind } = columnRef(this.engine, this.model, this.field);
+    return query.select(this.sortValue(ref, kind).as(SORT_KEY));
+  }
+
+  private ownValue = (row: Row): Key => (this.field ? (row[SORT_KEY] as Key) : null);
+
+  /** ORDER BY ... LIMIT ... OFFSET, the ids found first when the offset is deep. */
+  private async plain(): Promise<Page> {
+    const { pageSize, offset } = this.request;
+    let query = this.withSortKey(this.ordered(this.rowsQuery()));
+    if (offset > DEFERRED_OFFSET && !this.field?.includes('.')) {
+      const ids = this.ordered(this.filteredIds().select('t.id')).limit(pageSize).offset(offset);
+      query = query.where('t.id', 'in', ids);
+    } else query = query.limit(pageSize).offset(offset);
+    const rows = await readRows<Row>(this.engine, query);
+    if (this.field?.includes('.')) return { rows: this.stripped(rows) };
+    return this.finish(rows, this.ownValue);
+  }
+
+  private stripped(rows: Row[]): Row[] {
+    for (const row of rows) delete row[SORT_KEY];
+    return rows;
+  }
+
+  /** The rows after the cursor's (value, id): the non-null values and the nulls are two index ranges, read in order. */
+  private async keyset(cursor: Cursor): Promise<Page> {
+    const id = sql.ref('t.id');
+    if (!this.field) {
+      const rows = await readRows<Row>(this.engine, this.ordered(this.rowsQuery()).where('t.id', this.cmp, cursor.id).limit(this.request.pageSize));
+      return this.finish(rows, this.ownValue);
+    }
+    const column = sql.ref(columnRef(this.engine, this.model, this.field).ref);
+    const cmp = sql.raw(this.cmp);
+    const nulls = (after: boolean) => (q: Query) => q.where(after ? sql<SqlBool>`${column} is null and ${id} ${cmp} ${cursor.id}` : sql<SqlBool>`${column} is null`);
+    const values = (after: boolean) => (q: Query) => q.where(after ? sql<SqlBool>`(${column}, ${id}) ${cmp} (${cursor.value}, ${cursor.id})` : sql<SqlBool>`${column} is not null`);
+    const segments: ((q: Query) => Query)[] =
+      cursor.value === null ? (this.nullsFirst ? [nulls(true), values(false)] : [nulls(true)]) : this.nullsFirst ? [values(true)] : [values(true), nulls(false)];
+    const rows: Row[] = [];
+    for (const segment of segments) {
+      const need = this.request.pageSize - rows.length;
+      if (need <= 0) break;
+      rows.push(...(await readRows<Row>(this.engine, this.withSortKey(this.ordered(segment(this.rowsQuery()))).limit(need))));
+    }
+    return this.finish(rows, this.ownValue);
+  }
+
+  /**
+   * On SQLite, a list ordered by id whose filters are all contains filters on the entity's FTS5 trigram table: the
+   * page's rowids come from the FTS table in rowid order with the LIMIT pushed into it.
+   */
+  private async ftsById(cursor: Cursor | undefined): Promise<Page | undefined> {
+    const { pageSize, offset } = this.request;
+    const matching = ftsMatching(this.engine, this.model, this.request.active, this.request.input);
+    if (!matching) return undefined;
+    let ids = matching.orderBy('rowid', this.direction).limit(pageSize);
+    if (cursor) ids = ids.where('rowid', this.cmp, cursor.id);
+    else if (offset) ids = ids.offset(offset);
+    const rows = await readRows<Row>(this.engine, this.ordered(this.rowsQuery([])).where('t.id', 'in', ids));
+    return this.finish(rows, this.ownValue);
+  }
+
+  /** The matching rows (filters, count) of the list without its relation joins, for counting a group. */
+  private async countUpTo(where: (q: Query) => Query, limit: number): Promise<number> {
+    const inner = where(this.filteredIds().select(sql.lit(1).as('one'))).limit(limit);
+    const [row] = await readRows<{ count: number | string }>(this.engine, this.engine.db.selectFrom(inner.as('m')).select(sql<number>`count(*)`.as('count')));
+    return Number(row?.count ?? 0);
+  }
+
+  /**
+   * A sort by a relation's field: the target rows in that field's order, grouped by equal values (the rows of a group
+   * are in id order, as ties are), nulls (no related row, or a null value) where the database puts them. Each group's
+   * rows come from the (fk, id) index. Undefined when the relation has too many rows to walk.
+   */
+  private async relationWalk(cursor: Cursor | undefined): Promise<Page | undefined> {
+    const dot = this.field!.indexOf('.');
+    const relation = (this.model.manifest.relations ?? []).find((r) => r.name === this.field!.slice(0, dot))!;
+    const target = this.engine.models.get(relation.entity)!;
+    const column = this.field!.slice(dot + 1);
+    const targets = await keptTargets(this.engine, target.entity, `${column}:${this.direction}`, () =>
+      readRows<{ id: number; v: Key | Date }>(
+        this.engine,
+        this.engine.db
+          .selectFrom(`${target.table} as g`)
+          .select(['g.id', this.sortValue(`g.${column}`, target.kindOf(column)).as('v')])
+          .orderBy(`g.${column}`, this.direction)
+          .limit(WALKED_TARGETS + 1),
+      ),
+    );
+    if (targets.length > WALKED_TARGETS) return undefined;
+    const fk = sql.ref(`t.${relation.field}`);
+    const groups: { value: Key; ids: number[] }[] = [];
+    const nullIds: number[] = [];
+    for (const { id, v } of targets) {
+      const value = v instanceof Date ? v.toISOString() : v;
+      if (value === null) nullIds.push(id);
+      else if (groups.length && groups[groups.length - 1].value === value) groups[groups.length - 1].ids.push(id);
+      else groups.push({ value, ids: [id] });
+    }
+    const nullGroup = { value: null, ids: nullIds };
+    if (this.nullsFirst) groups.unshift(nullGroup);
+    else groups.push(nullGroup);
+    const inGroup = (group: { value: Key; ids: number[] }) => (q: Query) => {
+      const ids = group.ids.length === 1 ? sql<SqlBool>`${fk} = ${group.ids[0]}` : group.ids.length ? sql<SqlBool>`${fk} in (${sql.join(group.ids)})` : undefined;
+      if (group.value !== null) return q.where(ids!);
+      return q.where(ids ? sql<SqlBool>`(${fk} is null or ${ids})` : sql<SqlBool>`${fk} is null`);
+    };
+    let start = 0;
+    if (cursor) {
+      const value = cursor.value;
+      start = groups.findIndex((g) => g.value === value);
+      // The cursor's value is no longer a target's (renamed or deleted since): the page number applies.
+      if (start < 0) cursor = undefined;
+    }
+    if (!cursor) start = 0;
+    const { pageSize } = this.request;
+    let skip = cursor ? 0 : this.request.offset;
+    const rows: Row[] = [];
+    const values: Key[] = [];
+    for (let g = start; g < groups.length && rows.length < pageSize; g++) {
+      const group = groups[g];
+      let query = inGroup(group)(this.ordered(this.rowsQuery(), false));
+      if (cursor && g === start) query = query.where('t.id', this.cmp, cursor.id);
+      const need = pageSize - rows.length;
+      const found = await readRows<Row>(this.engine, query.limit(need).offset(skip));
+      if (!found.length && skip) {
+        // The group has no more rows than skip: count them to skip the whole group.
+        skip -= await this.countUpTo(inGroup(group), skip);
+        continue;
+      }
+      skip = 0;
+      rows.push(...found);
+      for (const _ of found) values.push(group.value);
+    }
+    return this.finish(rows, () => values[values.length - 1]);
+  }
+}
