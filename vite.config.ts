@@ -62,7 +62,24 @@ function precompress(): Plugin {
 
 export default defineConfig({
   plugins: [react(), schemasFolder(SCHEMAS_DIR), manifestCheck(), formValidators([SCHEMAS_DIR]), precompress()],
-  build: { outDir: 'dist', emptyOutDir: true, manifest: true },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    manifest: true,
+    modulePreload: { polyfill: false },
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'boot', tags: ['$initial'], priority: 3 },
+            { name: 'login-screen', test: /src[\\/]mui[\\/]LoginScreen\.tsx$|@mui[\\/]material[\\/]Avatar[\\/]|LockOutlined/, priority: 2.5, includeDependenciesRecursively: false },
+            { name: 'login', test: /src[\\/]mui[\\/]LoginScreen\.tsx$/, priority: 2 },
+            { name: 'panel', test: /src[\\/]mui[\\/](Shell|EntityScreen|Notices|NotFound)\.tsx$|overrides[\\/](index|widgets)\.tsx?$/, priority: 1 },
+          ],
+        },
+      },
+    },
+  },
   server: {
     proxy: {
       '/v1': BACKEND,

@@ -49,7 +49,7 @@ async function scriptsOf(page: Page, selector: string, quiet = 1500) {
   const paths = (list: typeof scripts) => [...new Set(list.map((e) => new URL(e.name).pathname))];
   const before = paths(scripts.filter((e) => e.start <= readyAt));
   const after = paths(scripts.filter((e) => e.start > readyAt)).filter((p) => !before.includes(p));
-  if (process.env.BENCH_FILES) console.log(selector, before, after);
+  if (process.env.BENCH_FILES) console.log(selector, before.map((f) => `${f} ${(sentSize(f) / 1024).toFixed(1)}`), after);
   const kb = (files: string[]) => files.reduce((sum, f) => sum + sentSize(f), 0) / 1024;
   return { kb: kb(before), files: before.length, laterKb: kb(after), before: new Set(before), loaded: new Set([...before, ...after]) };
 }
