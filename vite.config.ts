@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
@@ -60,8 +60,28 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Writes dist/.vite/chunks.json: the modules of every chunk (a package's by its node_modules path, the
+ * project's relative to the root), so tests can check what a screen downloads by what it contains.
+ */
+function chunkModules(): Plugin {
+  let root = '';
+  const short = (id: string) => (id.includes('node_modules/') ? `node_modules/${id.slice(id.lastIndexOf('node_modules/') + 'node_modules/'.length)}` : relative(root, id));
+  return {
+    name: 'chunk-modules',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+    },
+    generateBundle(_options, bundle) {
+      const chunks = Object.fromEntries(Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [[c.fileName, Object.keys(c.modules).map(short)]] : [])));
+      this.emitFile({ type: 'asset', fileName: '.vite/chunks.json', source: JSON.stringify(chunks, null, 1) });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), schemasFolder(SCHEMAS_DIR), manifestCheck(), formValidators([SCHEMAS_DIR]), precompress()],
+  plugins: [react(), schemasFolder(SCHEMAS_DIR), manifestCheck(), formValidators([SCHEMAS_DIR]), chunkModules(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
