@@ -93,14 +93,13 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         // A few chunks in the order a visit needs them, instead of dozens of small shared ones (brotli compresses
-        // one file of 300 kB far better than twenty of 15): what the page starts with; the login screen; the
+        // one file of 300 kB far better than twenty of 15): what the page starts with; the login screen with the
         // parts it shares with the panel; and the panel behind the login (shell, screens, grid, overrides
         // registry, live socket). Forms, bespoke screens and the Russian dictionary stay chunks of their own.
         // bench/bundle.ts measures the result in Chromium.
         codeSplitting: {
           groups: [
             { name: 'boot', tags: ['$initial'], priority: 4 },
-            { name: 'login-screen', test: /src[\\/]mui[\\/]LoginScreen\.tsx$|@mui[\\/]material[\\/]Avatar[\\/]|LockOutlined/, priority: 3, includeDependenciesRecursively: false },
             { name: 'login', test: /src[\\/]mui[\\/]LoginScreen\.tsx$/, priority: 2 },
             {
               name: 'panel',
