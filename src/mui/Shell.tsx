@@ -11,7 +11,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import { ThemeProvider, type Theme } from '@mui/material/styles';
-import { Fragment, Suspense, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { Fragment, Suspense, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Link as RouterLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { version } from '../../package.json';
 import { menuFor, type MenuEntry, type MenuGroup, type MenuLink } from '../core/access/access';
@@ -159,10 +159,11 @@ export default function Shell() {
   const { user } = useStore(session);
   const t = useT();
   const lang = useLang();
+  const gridTheme = useCallback((outer: Theme) => withGridLocale(outer, lang), [lang]);
   const role = user?.role;
   const menu = useMemo(() => (role ? menuFor(panel.manifests.all, role) : []), [panel.manifests, role]);
   return (
-    <ThemeProvider theme={(outer: Theme) => withGridLocale(outer, lang)}>
+    <ThemeProvider theme={gridTheme}>
       <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
         <AppBar position="sticky" color="primary">
           <Toolbar sx={{ gap: 1, flexWrap: 'nowrap', minWidth: 0 }}>
