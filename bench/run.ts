@@ -1,5 +1,5 @@
 // Benchmarks (never part of npm test): prints figures, compared as ratios measured in one run.
-//   npm run bench            bundle sizes (needs `npm run build`) and API throughput on a temporary SQLite database
+//   npm run bench            bundle sizes in Chromium (needs `npx vite build`) and API throughput on a temporary SQLite database
 //   npm run bench durability   SQLite's synchronous=FULL against NORMAL (writes per second)
 //   npm run bench ip-import [--lines N] [--before <folder>] ...   the IP import: the server's longest stall, the panel's preview time and long tasks
 //   npm run bench export     CSV export of 1,000,000 rows: the server's memory before, during and after

@@ -1,24 +1,20 @@
-import { lazy } from 'react';
+import { lazyPiece } from '../src/registry/lazy-piece';
 import type { OverrideMap } from '../src/registry/override-types';
-import OfficeIpBox from './combination/OfficeIpBox';
-import { DeleteCollectionUser } from './experiment/DeleteCollectionUser';
-import { IpImportButton } from './ip-import/IpImportButton';
 import { lazyForm } from './lazy-form';
 import LazyWhitelabelForm from './whitelabel/LazyWhitelabelForm';
-import { PipelineStatuses } from './pipelines/PipelineStatuses';
-import RunPipeline from './pipelines/RunPipeline';
 
 /**
  * The bespoke client pieces, registered by the name a manifest references (see src/registry/override-types.ts).
- * Register whole screens and forms with React.lazy so they load with their route or modal, e.g.
- * `screens: { dashboard: lazy(() => import('./dashboard/DashboardScreen')) }` and `"screen": {"override": "dashboard"}`.
+ * Register screens, toolbar and row pieces with lazyPiece, so each loads with the screens that name it, e.g.
+ * `screens: { dashboard: lazyPiece(() => import('./dashboard/DashboardScreen')) }` and `"screen": {"override": "dashboard"}`;
+ * forms with lazyForm, so they load when their modal first opens.
  * RJSF form widgets live in overrides/widgets.ts, which loads with the form code.
  */
 export const overrides: OverrideMap = {
   screens: {
-    combinationsScreen: lazy(() => import('./combination/CombinationsScreen')),
-    dashboard: lazy(() => import('./dashboard/DashboardScreen')),
-    testRequest: lazy(() => import('./test-request/TestRequestScreen')),
+    combinationsScreen: lazyPiece(() => import('./combination/CombinationsScreen')),
+    dashboard: lazyPiece(() => import('./dashboard/DashboardScreen')),
+    testRequest: lazyPiece(() => import('./test-request/TestRequestScreen')),
   },
   forms: {
     whitelabelForm: LazyWhitelabelForm,
@@ -26,13 +22,13 @@ export const overrides: OverrideMap = {
     testersPhonesForm: lazyForm(() => import('./testers-phones/TestersPhonesForm')),
   },
   toolbar: {
-    officeIpBox: OfficeIpBox,
-    ipImport: IpImportButton,
-    runPipeline: RunPipeline,
+    officeIpBox: lazyPiece(() => import('./combination/OfficeIpBox')),
+    ipImport: lazyPiece(() => import('./ip-import/IpImportButton').then((m) => ({ default: m.IpImportButton }))),
+    runPipeline: lazyPiece(() => import('./pipelines/RunPipeline')),
   },
   rowActions: {
-    deleteCollectionUser: DeleteCollectionUser,
-    pipelineStatuses: PipelineStatuses,
+    deleteCollectionUser: lazyPiece(() => import('./experiment/DeleteCollectionUser').then((m) => ({ default: m.DeleteCollectionUser }))),
+    pipelineStatuses: lazyPiece(() => import('./pipelines/PipelineStatuses').then((m) => ({ default: m.PipelineStatuses }))),
   },
   cells: {},
   filters: {},

@@ -1,17 +1,32 @@
 import { RouteFallback } from './RouteFallback';
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
 import { guardScreen, screens } from '../core/access/access';
 import { usePanel } from '../core/app/panel';
 import type { Manifest } from '../../kernel/manifest/types';
 import { session } from '../core/session/session';
 import { useStore } from '../core/store';
-import { Notices } from './Notices';
+import { notices } from '../core/app/notices';
+import { overridesReady } from '../registry/installed';
+import { preloadPieces } from '../registry/lazy-piece';
 
 const LoginScreen = lazy(() => import('./LoginScreen'));
-const Shell = lazy(() => import('./Shell'));
+// The screens behind the login draw with the application's overrides installed (they load with the shell).
+const Shell = lazy(() => Promise.all([import('./Shell'), overridesReady()]).then(([shell]) => shell));
 const NotFound = lazy(() => import('./NotFound'));
-const EntityScreen = lazy(() => import('./EntityScreen'));
+const Notices = lazy(() => import('./Notices').then((m) => ({ default: m.Notices })));
+const loadEntityScreen = () => import('./EntityScreen');
+
+/** Each manifest's screen: the engine's screen code and the override pieces the manifest names, fetched together. */
+const screenOf = new Map<string, LazyExoticComponent<ComponentType<{ manifest: Manifest }>>>();
+function screenFor(manifest: Manifest) {
+  let Screen = screenOf.get(manifest.entity);
+  if (!Screen) {
+    Screen = lazy(async () => (await Promise.all([loadEntityScreen(), preloadPieces(manifest)]))[0]);
+    screenOf.set(manifest.entity, Screen);
+  }
+  return Screen;
+}
 
 /** The last location the guard let through: where a cancelled navigation stays. */
 let lastAllowed: string | null = null;
@@ -34,14 +49,26 @@ function RequireLogin({ children }: { children: ReactNode }) {
   return token ? children : <Navigate to="/login" replace />;
 }
 
+/** The notice stack, loaded with the first notice or the session (the login screen has none to show). */
+function NoticeStack() {
+  const list = useStore(notices);
+  const { token } = useStore(session);
+  if (!token && list.length === 0) return null;
+  return (
+    <Suspense fallback={null}>
+      <Notices />
+    </Suspense>
+  );
+}
+
 function PublicOnly({ children }: { children: ReactNode }) {
   const { token } = useStore(session);
   return token ? <Navigate to="/" replace /> : children;
 }
 
-
 function screenRoute(m: Manifest) {
   const screen = m.screen!;
+  const EntityScreen = screenFor(m);
   return (
     <Route
       key={m.entity}
@@ -83,7 +110,7 @@ export function App() {
           </Route>
         </Routes>
       </Suspense>
-      <Notices />
+      <NoticeStack />
     </BrowserRouter>
   );
 }

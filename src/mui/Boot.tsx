@@ -4,10 +4,10 @@ import { ThemeProvider } from '@mui/material/styles';
 import { useEffect, useMemo, useState } from 'react';
 import { fetchConfig, hostAllowed } from '../core/app/config';
 import { createPanel, PanelContext, type Panel } from '../core/app/panel';
-import { t, useLang } from '../core/i18n/i18n';
+import { language, loadLanguage, t, useLang } from '../core/i18n/i18n';
 import { bundledManifests } from '../core/manifest/bundled';
 import { checkRegistryNames } from '../registry/check';
-import { installOverrides, type EngineOverrides } from '../registry/installed';
+import { deferOverrides, type DeferredOverrides } from '../registry/installed';
 import { App } from './App';
 import { useThemeMode } from '../core/theme-mode';
 import { themeFor } from './theme';
@@ -21,28 +21,30 @@ type BootState =
   | { kind: 'ready'; panel: Panel };
 
 /** SPEC 1: /config.json first; without it, or on a host outside availableHosts, the page shows one line only. */
-export function Boot({ overrides = {} }: { /** The application's bespoke parts, handed to the engine's registries. */ overrides?: EngineOverrides }) {
+export function Boot({ overrides }: { /** The application's bespoke parts: their names now, their code when first needed. */ overrides?: DeferredOverrides }) {
   const [state, setState] = useState<BootState>({ kind: 'loading' });
   const mode = useThemeMode();
   const lang = useLang();
   const theme = useMemo(() => withLocale(themeFor(mode), lang), [mode, lang]);
   useEffect(() => {
     let live = true;
-    fetchConfig().then(
-      (config) => {
+    // The stored language's dictionary loads beside the config, so the first screen already reads in it.
+    const dictionary = loadLanguage(language.get()).catch(() => undefined);
+    Promise.all([fetchConfig(), dictionary]).then(
+      ([config]) => {
         if (!live) return;
         if (!hostAllowed(config, window.location.hostname)) return setState({ kind: 'noAccess' });
         try {
-          installOverrides(overrides);
           const manifests = bundledManifests();
-          checkRegistryNames(manifests);
+          checkRegistryNames(manifests, overrides?.names ?? {});
+          if (overrides) deferOverrides(overrides);
           setState({ kind: 'ready', panel: createPanel(config, manifests) });
         } catch (e) {
           // A bad manifest or an unknown registry name: say which file and path, loudly.
           setState({ kind: 'broken', message: e instanceof Error ? e.message : String(e) });
         }
       },
-      () => live && setState({ kind: 'configError' }),
+      () => void dictionary.then(() => live && setState({ kind: 'configError' })),
     );
     return () => {
       live = false;

@@ -5,7 +5,7 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { useState } from 'react';
-import { LANGS, setLang, useLang, useT } from '../core/i18n/i18n';
+import { LANGS, loadLanguage, setLang, useLang, useT } from '../core/i18n/i18n';
 
 /** The language of the panel: a small "EN"/"RU" button and a menu of the languages, each named in itself. */
 export function LanguageSwitch({ color = 'inherit' }: { color?: 'inherit' | 'primary' }) {
@@ -22,7 +22,11 @@ export function LanguageSwitch({ color = 'inherit' }: { color?: 'inherit' | 'pri
         title={t('Language')}
         data-testid="language-switch"
         sx={{ flexShrink: 0, minWidth: 0, px: 1 }}
-        onClick={(e) => setAnchor(e.currentTarget)}
+        onClick={(e) => {
+          // The other languages' dictionaries load while the menu is open, so a pick switches at once.
+          for (const l of LANGS) void loadLanguage(l.lang).catch(() => undefined);
+          setAnchor(e.currentTarget);
+        }}
       >
         {lang.toUpperCase()}
       </Button>
@@ -33,7 +37,7 @@ export function LanguageSwitch({ color = 'inherit' }: { color?: 'inherit' | 'pri
             lang={l.lang}
             selected={l.lang === lang}
             onClick={() => {
-              setLang(l.lang);
+              void setLang(l.lang);
               setAnchor(null);
             }}
           >

@@ -4,16 +4,34 @@ import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
+import FormControl from '@mui/material/FormControl';
+import InputLabel from '@mui/material/InputLabel';
+import OutlinedInput from '@mui/material/OutlinedInput';
 import Paper from '@mui/material/Paper';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { version } from '../../package.json';
 import { usePanel } from '../core/app/panel';
 import { useT } from '../core/i18n/i18n';
 import { LanguageSwitch } from './LanguageSwitch';
 import { PANEL_NAME } from './theme';
+
+/**
+ * An outlined text field as MUI's TextField draws it (root, label, input and their classes), from its parts only:
+ * TextField also brings the select and the other variants, which the first screen would download for nothing.
+ */
+function LoginField({ label, value, onChange, autoFocus, ...input }: { label: string; value: string; onChange: (value: string) => void; autoFocus?: boolean; type: string; name: string; autoComplete: string }) {
+  const id = useId();
+  return (
+    <FormControl className="MuiTextField-root" variant="outlined" required fullWidth margin="normal">
+      <InputLabel htmlFor={id} id={`${id}-label`}>
+        {label}
+      </InputLabel>
+      <OutlinedInput id={id} label={label} fullWidth value={value} onChange={(e) => onChange(e.target.value)} autoFocus={autoFocus} {...input} />
+    </FormControl>
+  );
+}
 
 /** SPEC 2 Login: e-mail and password required, a spinner while pending, a red alert on failure, then `/`. */
 export default function LoginScreen() {
@@ -60,29 +78,8 @@ export default function LoginScreen() {
             {error}
           </Alert>
         )}
-        <TextField
-          label={t('E-mail')}
-          type="email"
-          name="email"
-          autoComplete="username"
-          required
-          fullWidth
-          autoFocus
-          margin="normal"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-        <TextField
-          label={t('Password')}
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          required
-          fullWidth
-          margin="normal"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
+        <LoginField label={t('E-mail')} type="email" name="email" autoComplete="username" autoFocus value={email} onChange={setEmail} />
+        <LoginField label={t('Password')} type="password" name="password" autoComplete="current-password" value={password} onChange={setPassword} />
         <Box sx={{ mt: 3, height: 42, display: 'grid', placeItems: 'center' }}>
           {pending ? (
             <CircularProgress size={32} aria-label={t('Logging in')} />

@@ -10,19 +10,21 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
-import { Fragment, Suspense, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { ThemeProvider, type Theme } from '@mui/material/styles';
+import { Fragment, Suspense, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Link as RouterLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { version } from '../../package.json';
 import { menuFor, type MenuEntry, type MenuGroup, type MenuLink } from '../core/access/access';
 import { usePanel } from '../core/app/panel';
 import { session } from '../core/session/session';
 import { useStore } from '../core/store';
-import { useT } from '../core/i18n/i18n';
+import { useLang, useT } from '../core/i18n/i18n';
 import { RouteFallback } from './RouteFallback';
 import { KeyboardShortcuts } from './KeyboardShortcuts';
 import { ThemeMenu } from './ThemeMenu';
 import { LanguageSwitch } from './LanguageSwitch';
 import { PANEL_NAME } from './theme';
+import { withGridLocale } from './grid-locale';
 
 const navButton = { color: 'inherit', px: 1, minWidth: 0, flexShrink: 0, whiteSpace: 'nowrap', opacity: 0.85, '& .MuiButton-endIcon': { ml: 0.25 }, '&.active': { opacity: 1, bgcolor: 'rgba(255,255,255,0.16)' } } as const;
 
@@ -156,42 +158,46 @@ export default function Shell() {
   const navigate = useNavigate();
   const { user } = useStore(session);
   const t = useT();
+  const lang = useLang();
+  const gridTheme = useCallback((outer: Theme) => withGridLocale(outer, lang), [lang]);
   const role = user?.role;
   const menu = useMemo(() => (role ? menuFor(panel.manifests.all, role) : []), [panel.manifests, role]);
   return (
-    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
-      <AppBar position="sticky" color="primary">
-        <Toolbar sx={{ gap: 1, flexWrap: 'nowrap', minWidth: 0 }}>
-          <Typography component={RouterLink} to="/" variant="h6" sx={{ color: 'inherit', textDecoration: 'none', mr: 1, fontSize: 18, fontWeight: 700, whiteSpace: 'nowrap' }}>
-            {PANEL_NAME} {version}
-          </Typography>
-          {/* One line at any width: what does not fit goes under "More" rather than out of sight. */}
-          <MainMenu menu={menu} />
-          <Typography variant="body2" data-testid="user-email" noWrap title={user?.email} sx={{ opacity: 0.9, maxWidth: 220, minWidth: 60, flexShrink: 1 }}>
-            {user?.email}
-          </Typography>
-          <ThemeMenu />
-          <LanguageSwitch />
-          <Divider orientation="vertical" flexItem sx={{ borderColor: 'rgba(255,255,255,0.3)', mx: 1 }} />
-          <Button
-            color="inherit"
-            startIcon={<Logout />}
-            sx={{ flexShrink: 0 }}
-            onClick={async () => {
-              await panel.logout();
-              navigate('/login', { replace: true });
-            }}
-          >
-            {t('Logout')}
-          </Button>
-        </Toolbar>
-      </AppBar>
-      <Box component="main" sx={{ flexGrow: 1, p: { xs: 1.5, md: 3 }, maxWidth: 1600, width: '100%', mx: 'auto' }}>
-        <Suspense fallback={<RouteFallback />}>
-          <Outlet />
-        </Suspense>
+    <ThemeProvider theme={gridTheme}>
+      <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
+        <AppBar position="sticky" color="primary">
+          <Toolbar sx={{ gap: 1, flexWrap: 'nowrap', minWidth: 0 }}>
+            <Typography component={RouterLink} to="/" variant="h6" sx={{ color: 'inherit', textDecoration: 'none', mr: 1, fontSize: 18, fontWeight: 700, whiteSpace: 'nowrap' }}>
+              {PANEL_NAME} {version}
+            </Typography>
+            {/* One line at any width: what does not fit goes under "More" rather than out of sight. */}
+            <MainMenu menu={menu} />
+            <Typography variant="body2" data-testid="user-email" noWrap title={user?.email} sx={{ opacity: 0.9, maxWidth: 220, minWidth: 60, flexShrink: 1 }}>
+              {user?.email}
+            </Typography>
+            <ThemeMenu />
+            <LanguageSwitch />
+            <Divider orientation="vertical" flexItem sx={{ borderColor: 'rgba(255,255,255,0.3)', mx: 1 }} />
+            <Button
+              color="inherit"
+              startIcon={<Logout />}
+              sx={{ flexShrink: 0 }}
+              onClick={async () => {
+                await panel.logout();
+                navigate('/login', { replace: true });
+              }}
+            >
+              {t('Logout')}
+            </Button>
+          </Toolbar>
+        </AppBar>
+        <Box component="main" sx={{ flexGrow: 1, p: { xs: 1.5, md: 3 }, maxWidth: 1600, width: '100%', mx: 'auto' }}>
+          <Suspense fallback={<RouteFallback />}>
+            <Outlet />
+          </Suspense>
+        </Box>
+        <KeyboardShortcuts />
       </Box>
-      <KeyboardShortcuts />
-    </Box>
+    </ThemeProvider>
   );
 }

@@ -1,18 +1,20 @@
 import { enUS as coreEnUS, ruRU as coreRuRU } from '@mui/material/locale';
 import { createTheme, useTheme, type Theme } from '@mui/material/styles';
 import type { GridLocaleText } from '@mui/x-data-grid';
-import { enUS as gridEnUS, ruRU as gridRuRU } from '@mui/x-data-grid/locales';
 import type { Lang } from '../core/i18n/i18n';
 
-const PACKS = { en: [gridEnUS, coreEnUS], ru: [gridRuRU, coreRuRU] } as const;
+const PACKS = { en: coreEnUS, ru: coreRuRU } as const;
 const made = new WeakMap<Theme, Map<Lang, Theme>>();
 
-/** The theme with MUI's and the data grid's own locale packs of the language (made once per theme and language). */
+/**
+ * The theme with MUI's own locale pack of the language (made once per theme and language). The data grid's pack
+ * is added by the shell (grid-locale.ts), so the login screen does not download it.
+ */
 export function withLocale(theme: Theme, lang: Lang): Theme {
   let byLang = made.get(theme);
   if (!byLang) made.set(theme, (byLang = new Map()));
   let out = byLang.get(lang);
-  if (!out) byLang.set(lang, (out = createTheme(theme, ...PACKS[lang])));
+  if (!out) byLang.set(lang, (out = createTheme(theme, PACKS[lang])));
   return out;
 }
 

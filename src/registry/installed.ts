@@ -2,6 +2,7 @@
 // toolbar and row pieces, cells, filter kinds, tones and form widgets. The registries read these containers,
 // so the engine never imports an application's overrides/ folder; src/main.tsx passes them to <Boot>.
 import type { Widget } from '@rjsf/utils';
+import type { NamesPart } from '../../kernel/manifest/names';
 import type { OverrideMap } from './override-types';
 
 /** The overrides of one application; every part is optional. */
@@ -32,4 +33,36 @@ export function installOverrides(overrides: EngineOverrides): void {
     for (const name of Object.keys(target)) delete target[name];
     Object.assign(target, overrides[key] ?? {});
   }
+}
+
+/**
+ * The overrides as the entry point hands them over: their names at once (checked at start-up against the
+ * manifests), their code on demand, so the login screen does not download the screens behind it.
+ */
+export interface DeferredOverrides {
+  /** The names-only list of the overrides (overrides/names.ts). */
+  names: NamesPart;
+  load: () => Promise<EngineOverrides>;
+}
+
+let deferred: DeferredOverrides | null = null;
+let ready: Promise<void> | null = null;
+
+/** Remembers where the overrides come from; nothing loads until overridesReady() is first awaited. */
+export function deferOverrides(overrides: DeferredOverrides): void {
+  deferred = overrides;
+  ready = null;
+}
+
+/**
+ * Loads and installs the deferred overrides once (a failed load is tried again on the next call); the screens
+ * behind the login await it before they draw.
+ */
+export function overridesReady(): Promise<void> {
+  if (!deferred) return Promise.resolve();
+  ready ??= deferred.load().then(installOverrides, (e: unknown) => {
+    ready = null;
+    throw e;
+  });
+  return ready;
 }

@@ -1,9 +1,9 @@
 // The panel's two languages. Every text is keyed by its English wording, so English is the identity and reads
-// exactly as the spec and the manifests write it; Russian comes from src/i18n/ru.json. The spec's own Russian
+// exactly as the spec and the manifests write it; Russian comes from src/i18n/ru.json, loaded only when that
+// language is chosen (an English session never downloads it). The spec's own Russian
 // texts ('Нет доступа!', 'Требуется указать {field}', ...) are quoted requirements: they are never keys of the
 // dictionary, so they read the same in both languages.
 import { useSyncExternalStore } from 'react';
-import ru from '../../i18n/ru.json';
 import { createStore } from '../store';
 
 export type Lang = 'en' | 'ru';
@@ -13,7 +13,11 @@ export const LANGS: { lang: Lang; label: string }[] = [
 ];
 
 const STORAGE_KEY = 'panel.lang';
-const DICTIONARIES: Record<Lang, Record<string, string>> = { en: {}, ru: ru as Record<string, string> };
+/** The dictionaries loaded so far; English is the identity. */
+const DICTIONARIES: Partial<Record<Lang, Readonly<Record<string, string>>>> = { en: {} };
+const LOADERS: Record<Exclude<Lang, 'en'>, () => Promise<{ default: Record<string, string> }>> = {
+  ru: () => import('../../i18n/ru.json'),
+};
 /** The locale Intl formats dates and numbers with in each language. */
 export const INTL_LOCALE: Record<Lang, string> = { en: 'en-US', ru: 'ru-RU' };
 
@@ -26,10 +30,26 @@ function storedLang(): Lang {
   }
 }
 
-/** The current language; `setLang` switches it everywhere at once and remembers it in localStorage. */
+/** The current language; `setLang` switches it. */
 export const language = createStore<Lang>(storedLang());
 
-export function setLang(lang: Lang): void {
+/**
+ * Loads a language's dictionary once (the panel awaits the stored language's before it draws).
+ * @example await loadLanguage('ru'); t('Logout') // 'Выйти' once the language is Russian
+ */
+export async function loadLanguage(lang: Lang): Promise<void> {
+  if (lang === 'en' || DICTIONARIES[lang]) return;
+  DICTIONARIES[lang] = (await LOADERS[lang]()).default;
+}
+
+/** Switches the language everywhere at once (as soon as its dictionary is loaded) and remembers it in localStorage. */
+export function setLang(lang: Lang): Promise<void> {
+  if (!DICTIONARIES[lang]) return loadLanguage(lang).then(() => switchTo(lang));
+  switchTo(lang);
+  return Promise.resolve();
+}
+
+function switchTo(lang: Lang): void {
   try {
     globalThis.localStorage?.setItem(STORAGE_KEY, lang);
   } catch {
@@ -53,7 +73,7 @@ export function fill(text: string, params?: Record<string, unknown>): string {
  */
 export function translate(lang: Lang, text: string, params?: Record<string, unknown>): string {
   // One English word with two meanings ('Login' the field, 'Login' the button) is told apart by a context.
-  const dict = DICTIONARIES[lang];
+  const dict = DICTIONARIES[lang] ?? {};
   const own = params?.context ? dict[`${text} [${String(params.context)}]`] : undefined;
   return fill(own ?? dict[text] ?? text, params);
 }
@@ -91,5 +111,5 @@ export function formatNumber(value: number, lang: Lang = language.get()): string
   return new Intl.NumberFormat(INTL_LOCALE[lang]).format(value);
 }
 
-/** The Russian dictionary, for the completeness tests. */
-export const dictionary = (lang: Lang): Readonly<Record<string, string>> => DICTIONARIES[lang];
+/** A loaded dictionary (empty until loadLanguage), for the completeness tests. */
+export const dictionary = (lang: Lang): Readonly<Record<string, string>> => DICTIONARIES[lang] ?? {};

@@ -10,9 +10,9 @@ import { indexManifests, type ManifestSet } from '../../../kernel/manifest/manif
  * manifest-check plugin of vite.config.ts), so the panel indexes them without shipping the validator.
  */
 export function bundledManifests(): ManifestSet {
-  const modules = import.meta.glob<{ default: unknown }>(['@schemas/*.json', '!@schemas/manifest.schema.json', '!@schemas/roles.json'], { eager: true });
+  const modules = import.meta.glob<unknown>(['@schemas/*.json', '!@schemas/manifest.schema.json', '!@schemas/roles.json'], { eager: true, import: 'default' });
   const files = Object.entries(modules)
-    .map(([path, mod]) => ({ file: `schemas/${path.slice(path.lastIndexOf('/') + 1)}`, json: expandManifest(mod.default as Manifest, ROLES) as unknown }))
+    .map(([path, mod]) => ({ file: `schemas/${path.slice(path.lastIndexOf('/') + 1)}`, json: expandManifest(mod as Manifest, ROLES) as unknown }))
     .sort((a, b) => a.file.localeCompare(b.file));
   return indexManifests(files.map((f) => f.json as Manifest), files);
 }

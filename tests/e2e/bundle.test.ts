@@ -1,0 +1,60 @@
+// What a screen downloads, read from the scripts Chromium fetched and the modules each built chunk holds
+// (dist/.vite/chunks.json, written by the build): the login screen carries none of the panel behind it, and a list
+// screen none of the bespoke screens and pieces it does not name, nor the other language's dictionary.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, launchBrowser, startServer, type RunningServer } from './harness';
+
+const chunks = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../dist/.vite/chunks.json'), 'utf8')) as Record<string, string[]>;
+
+/** The modules of every script the page fetched, once the network has been quiet. */
+async function modulesLoaded(page: Page): Promise<string[]> {
+  await page.waitForLoadState('networkidle');
+  const scripts = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.endsWith('.js')));
+  return scripts.flatMap((path) => chunks[path.slice(1)] ?? []);
+}
+
+describe('what each screen downloads', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('the login screen downloads no grid, form, live socket, data fetching, override or Russian dictionary code', async () => {
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('Password').waitFor();
+    const modules = await modulesLoaded(page);
+    expect(modules).toContain('src/mui/LoginScreen.tsx');
+    const panelCode = /node_modules\/(@mui\/x-data-grid|@rjsf|socket\.io-client|swr)\/|^overrides\/(?!names\.ts$)|^src\/i18n\/ru\.json$|^src\/mui\/(Shell|ListScreen|FormModal|DataTable)\.tsx$/;
+    expect(modules.filter((m) => panelCode.test(m))).toEqual([]);
+  });
+
+  it('a list screen downloads no bespoke screen or piece it does not name and no Russian dictionary', async () => {
+    const answer = await server.api('POST', '/v1/user/login', ADMIN);
+    const context = await browser.newContext();
+    await context.addInitScript(
+      ([token, user]) => {
+        localStorage.setItem('token', token);
+        localStorage.setItem('user', user);
+      },
+      [answer.data.token as string, JSON.stringify(answer.data.user)] as const,
+    );
+    const page = await context.newPage();
+    await page.goto(`${server.url}/platforms`);
+    await page.locator('.MuiDataGrid-root').waitFor();
+    const modules = await modulesLoaded(page);
+    expect(modules.some((m) => m.startsWith('node_modules/@mui/x-data-grid/'))).toBe(true);
+    // (The registry's own small entries, a lazy form's wrapper and the form widgets, come with the panel.)
+    const notNamed = /^overrides\/(dashboard|pipelines|combination|test-request|experiment|testers-phones)\/|^overrides\/ip-import\/IpImport|^overrides\/whitelabel\/WhitelabelForm|^src\/i18n\/ru\.json$/;
+    expect(modules.filter((m) => notNamed.test(m))).toEqual([]);
+  });
+});
