@@ -79,7 +79,6 @@ class Slot {
   }
   start() {
     this.worker = new Worker(WORKER, { eval: true, execArgv: [], workerData: { file: this.pool.file, driver: this.pool.driver } });
-    this.worker.unref();
     this.worker.on('message', (message: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {
       const job = this.job;
       if (!job || job.id !== message.id) return;
@@ -96,6 +95,9 @@ class Slot {
       if (!this.pool.closed) this.start();
       this.pool.next(this);
     });
+    // After the listeners: on Node 20 adding a 'message' listener refs the worker again, and an idle worker then kept
+    // a stopping server alive (its close was waiting on a connection; without workers the process just exited).
+    this.worker.unref();
   }
   run(job: Job) {
     this.job = job;
