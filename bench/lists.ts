@@ -39,7 +39,7 @@ async function fill(app: FastifyInstance, table: string, count: number, row: (i:
   });
 }
 
-async function generate(app: FastifyInstance, rows: number): Promise<void> {
+export async function generate(app: FastifyInstance, rows: number): Promise<void> {
   const base = Date.parse('2024-01-01T00:00:00Z');
   const at = (i: number) => new Date(base + ((i * 7919) % rows) * 60_000).toISOString();
   await fill(app, 'app_infos', rows, (i) => ({
@@ -100,7 +100,7 @@ function cases(rows: number): Case[] {
 }
 
 /** The heaviest list query: a contains filter matching nothing, sorted by a text column. */
-const HEAVY = ['/v1/admin/appinfo/get?email=nobody-at-all&pageSize=20', '/v1/admin/appinfo/get?login=nobody-at-all&pageSize=100&sortBy=email&sortOrder=desc'];
+export const HEAVY = ['/v1/admin/appinfo/get?email=nobody-at-all&pageSize=20', '/v1/admin/appinfo/get?login=nobody-at-all&pageSize=100&sortBy=email&sortOrder=desc'];
 
 interface Row {
   name: string;

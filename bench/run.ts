@@ -4,6 +4,7 @@
 //   npm run bench ip-import [lines]   one addArray of 1,000,000 addresses: its time and the longest event-loop stall
 //   npm run bench export     CSV export of 1,000,000 rows: the server's memory before, during and after
 //   npm run bench lists [--rows N] [--seconds S] [--dialect sqlite|postgres]   lists at scale, /healthz and the lookup under a heavy list loop (not part of `all`)
+//   npm run bench read-workers [--rows N] [--seconds S] [--dialect D] [--heavy contains|relation]   /healthz and the lookup under heavy lists, per setting of the list reads
 //   npm run bench fuzz [perRoute] [seed]   the long fuzzer run on SQLite and PostgreSQL (not part of `all`)
 import { bundleSizes } from './bundle.ts';
 import { apiThroughput } from './api.ts';
@@ -13,6 +14,7 @@ import { durability } from './durability.ts';
 import { ipImport } from './ip-import.ts';
 import { exportMemory } from './export.ts';
 import { listsAtScale } from './lists.ts';
+import { readWorkers } from './read-workers.ts';
 
 const which = process.argv[2] ?? 'all';
 if (which === 'all' || which === 'bundle') await bundleSizes();
@@ -23,3 +25,4 @@ if (which === 'ip-import') await ipImport(process.argv[3] ? Number(process.argv[
 if (which === 'export') await exportMemory();
 if (which === 'fuzz') await fuzz(process.argv[3] ? Number(process.argv[3]) : undefined, process.argv[4] ? Number(process.argv[4]) : undefined);
 if (which === 'lists') await listsAtScale();
+if (which === 'read-workers') await readWorkers();
