@@ -148,7 +148,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   installErrorHandlers(app, hasPanel ? (url) => !isApiPath(url) : undefined);
   registerAuth(app, engine, options.loginLimits);
   registerRefusalAudit(app, engine);
-  registerPublicRateLimit(app, config.publicRateLimit);
+  registerPublicRateLimit(app, config.publicRateLimit, config.redisUrl ? { url: config.redisUrl, prefix: config.redisPrefix, log: options.log } : undefined);
   registerDeviceLookup(app, engine, config.publicUrl);
   bridgeChanges(app, engine, config.databaseUrl);
   registerCrudRoutes(app, engine, manifests);
