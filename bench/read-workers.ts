@@ -5,7 +5,7 @@
 //   npm run bench -- read-workers [--rows 200000] [--seconds 1] [--rounds 3] [--dialect sqlite|postgres] [--heavy contains|relation]
 import { startApp, ADMIN, type Dialect } from '../tests/server/harness.ts';
 import { createReads, type ReadPoolOptions } from '../server/db/read-pool.ts';
-import { generate, HEAVY } from './lists.ts';
+import { generate, HEAVY, HEAVY_RELATION } from './lists.ts';
 import { load, seed, type Load } from './lookup.ts';
 
 function option(name: string, fallback: string): string {
@@ -16,8 +16,6 @@ function option(name: string, fallback: string): string {
 const ROWS = Number(option('rows', '200000'));
 const DURATION_MS = Number(option('seconds', '1')) * 1000;
 const CLIENTS = 10;
-/** The slowest list: installations sorted by their whitelabel's name (a join). */
-const RELATION = ['/v1/admin/installation/get?page=1&pageSize=20&sortBy=whitelabel.name&sortOrder=asc', '/v1/admin/installation/get?page=1&pageSize=20&sortBy=whitelabel.name&sortOrder=desc'];
 
 interface Variant {
   name: string;
@@ -59,7 +57,7 @@ async function run(dialect: Dialect): Promise<Figures[]> {
     const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
     const login = await fetch(`${base}/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
     const token = ((await login.json()) as { data: { token: string } }).data.token;
-    const heavy = (option('heavy', 'contains') === 'relation' ? RELATION : HEAVY).map((path) => ({ path, token }));
+    const heavy = (option('heavy', 'contains') === 'relation' ? HEAVY_RELATION : HEAVY).map((path) => ({ path, token }));
     const file = dialect === 'sqlite' ? `${app.engine.dataDir}/panel.sqlite` : undefined;
     const original = app.engine.reads;
     const variants = VARIANTS[dialect].map((v) => ({
