@@ -2,7 +2,7 @@
 // while two clients loop the heaviest list query, for several settings of the list reads in the same run (the tables
 // are filled once): on SQLite the event loop, one or two worker threads, at normal or lowered priority; on PostgreSQL
 // how many list reads one process runs at once. Ratios only: the machine is shared, absolutes wander.
-//   npm run bench -- read-workers [--rows 200000] [--seconds 1] [--rounds 3] [--dialect sqlite|postgres] [--heavy contains|relation]
+//   npm run bench -- read-workers [--rows 200000] [--seconds 1] [--rounds 5] [--dialect sqlite|postgres] [--heavy contains|relation]
 import { startApp, ADMIN, type Dialect } from '../tests/server/harness.ts';
 import { createReads, type ReadPoolOptions } from '../server/db/read-pool.ts';
 import { generate, HEAVY, HEAVY_RELATION } from './lists.ts';
@@ -46,7 +46,7 @@ interface Figures {
 }
 
 /** Rounds of every measurement: the variants take turns within each round, so a change in the machine's load meets them all. */
-const ROUNDS = Number(option('rounds', '3'));
+const ROUNDS = Number(option('rounds', '5'));
 
 async function run(dialect: Dialect): Promise<Figures[]> {
   const { app, cleanup } = await startApp(dialect, { config: { publicRateLimit: { perMinute: 100_000_000 } } });
@@ -86,10 +86,15 @@ async function run(dialect: Dialect): Promise<Figures[]> {
 }
 
 const sum = (loads: Load[], of: (l: Load) => number) => loads.reduce((n, l) => n + of(l), 0);
+/** The median of the rounds' ratios busy / alone (each pair measured back to back): robust to the machine's drift. */
+const medianRatio = (busy: Load[], alone: Load[]) => {
+  const ratios = busy.map((b, i) => b.rps / alone[i].rps).sort((x, y) => x - y);
+  return ratios.length % 2 ? ratios[(ratios.length - 1) / 2] : (ratios[ratios.length / 2 - 1] + ratios[ratios.length / 2]) / 2;
+};
 
 export async function readWorkers(): Promise<void> {
   const only = option('dialect', '');
-  console.log(`\nlist reads against the rest of the server at ${ROWS.toLocaleString('en')} rows (${CLIENTS} clients, ${ROUNDS} x ${DURATION_MS / 1000} s each, the variants taking turns; x = under 2 heavy list loops / alone, same variant)`);
+  console.log(`\nlist reads against the rest of the server at ${ROWS.toLocaleString('en')} rows (${CLIENTS} clients, ${ROUNDS} x ${DURATION_MS / 1000} s each, the variants taking turns; x = median over the rounds of under 2 heavy list loops / alone, measured back to back)`);
   console.log(`${'dialect, list reads'.padEnd(44)} ${'/healthz alone'.padStart(14)} ${'busy'.padStart(8)} ${'x'.padStart(6)} ${'lookup alone'.padStart(13)} ${'busy'.padStart(8)} ${'x'.padStart(6)} ${'heavy/s'.padStart(8)}`);
   for (const dialect of ['sqlite', 'postgres'] as Dialect[]) {
     if (only && only !== dialect) continue;
@@ -97,7 +102,7 @@ export async function readWorkers(): Promise<void> {
       const rps = (loads: Load[]) => sum(loads, (l) => l.rps) / loads.length;
       const heavyRate = (sum(f.healthBusy, (l) => l.admin) + sum(f.lookupBusy, (l) => l.admin)) / ((2 * ROUNDS * DURATION_MS) / 1000);
       console.log(
-        `${`${dialect}, ${f.variant}`.padEnd(44)} ${rps(f.health).toFixed(0).padStart(14)} ${rps(f.healthBusy).toFixed(0).padStart(8)} ${(rps(f.healthBusy) / rps(f.health)).toFixed(2).padStart(6)} ${rps(f.lookup).toFixed(0).padStart(13)} ${rps(f.lookupBusy).toFixed(0).padStart(8)} ${(rps(f.lookupBusy) / rps(f.lookup)).toFixed(2).padStart(6)} ${heavyRate.toFixed(1).padStart(8)}`,
+        `${`${dialect}, ${f.variant}`.padEnd(44)} ${rps(f.health).toFixed(0).padStart(14)} ${rps(f.healthBusy).toFixed(0).padStart(8)} ${medianRatio(f.healthBusy, f.health).toFixed(2).padStart(6)} ${rps(f.lookup).toFixed(0).padStart(13)} ${rps(f.lookupBusy).toFixed(0).padStart(8)} ${medianRatio(f.lookupBusy, f.lookup).toFixed(2).padStart(6)} ${heavyRate.toFixed(1).padStart(8)}`,
       );
     }
   }
