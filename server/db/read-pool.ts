@@ -36,11 +36,12 @@ export interface ReadPoolOptions {
 /**
  * List reads at once, per process: one on a machine of two cores or fewer, two beyond. A list read keeps a core busy
  * while it runs (a SQLite worker, a PostgreSQL backend), and the event loop, which answers every other call
- * (/healthz, the device lookup, logins, writes), needs one too. Measured on two cores with two clients looping the
- * slowest list (`npm run bench -- read-workers`): with two SQLite workers /healthz fell to 0.3x of its idle
- * throughput at normal priority (0.6x-1.0x lowered), with one lowered worker it kept about 1.0x (the lookup 0.7x);
- * on PostgreSQL, any number at once left the lookup 0.3x, one at once 0.4x. The other list reads wait their turn
- * (their time limit counting), which costs little while a list read takes milliseconds. SQLITE_READ_WORKERS and
+ * (/healthz, the device lookup, logins, writes), needs one too. `npm run bench -- read-workers --heavy relation` at
+ * 200,000 rows, two cores shared with other work, two clients looping the slowest list (median ratios to idle,
+ * /healthz and lookup): SQLite on the event loop 0.01 / 0.01; two workers at normal priority 0.29 / 0.35; one at
+ * normal priority 0.78 / 0.66; one at nice 10 (the default) 0.96 / 0.95. PostgreSQL varied too much on the shared
+ * machine to rank (any number at once 1.02 / 0.25, two 0.78 / 0.50, one 0.32 / 0.78). The other list reads wait their
+ * turn (their time limit counting), which costs little while a list read takes milliseconds. SQLITE_READ_WORKERS and
  * LIST_READS_AT_ONCE set it; SQLITE_READ_WORKERS=0 reads on the event loop as before.
  */
 export const DEFAULT_READ_WORKERS = availableParallelism() > 2 ? 2 : 1;
