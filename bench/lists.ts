@@ -3,7 +3,7 @@
 // calls, /healthz and the device lookup, alone and while two clients loop the heaviest list query; on SQLite and
 // on PostgreSQL (a fresh database of the server tests' TEST_DATABASE_URL). One table, as ratios to /healthz alone
 // in the same run: the machine is shared, absolutes wander.
-//   npm run bench -- lists [--rows 1000000] [--seconds 3] [--dialect sqlite|postgres] [--read-workers 2]
+//   npm run bench -- lists [--rows 1000000] [--seconds 3] [--dialect sqlite|postgres] [--read-workers N (default: the server's)]
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { ADMIN, startApp, type Dialect } from '../tests/server/harness.ts';
@@ -109,7 +109,9 @@ function cases(rows: number): Case[] {
 }
 
 /** The heaviest list query: a contains filter matching nothing, sorted by a text column. */
-const HEAVY = ['/v1/admin/appinfo/get?email=nobody-at-all&pageSize=20', '/v1/admin/appinfo/get?login=nobody-at-all&pageSize=100&sortBy=email&sortOrder=desc'];
+/** The slowest list: installations sorted by their whitelabel's name (a join). */
+export const HEAVY_RELATION = ['/v1/admin/installation/get?page=1&pageSize=20&sortBy=whitelabel.name&sortOrder=asc', '/v1/admin/installation/get?page=1&pageSize=20&sortBy=whitelabel.name&sortOrder=desc'];
+export const HEAVY = ['/v1/admin/appinfo/get?email=nobody-at-all&pageSize=20', '/v1/admin/appinfo/get?login=nobody-at-all&pageSize=100&sortBy=email&sortOrder=desc'];
 
 interface Row {
   name: string;
@@ -118,7 +120,7 @@ interface Row {
 }
 
 async function run(dialect: Dialect): Promise<Row[]> {
-  const { app, cleanup } = await startApp(dialect, { config: { publicRateLimit: { perMinute: 100_000_000 }, sqliteReadWorkers: Number(option('read-workers', '2')) } });
+  const { app, cleanup } = await startApp(dialect, { config: { publicRateLimit: { perMinute: 100_000_000 }, sqliteReadWorkers: option('read-workers', '') ? Number(option('read-workers', '')) : undefined } });
   const out: Row[] = [];
   try {
     const lookups = await seed(app, 0);
@@ -152,6 +154,9 @@ async function run(dialect: Dialect): Promise<Row[]> {
     out.push({ name: '/healthz while 2 clients loop heavy list', r: healthBusy, against: health });
     const lookupBusy = await load(base, lookups, heavy, CLIENTS, DURATION_MS);
     out.push({ name: 'device lookup while 2 loop heavy list', r: lookupBusy, against: lookup });
+    const slowest = HEAVY_RELATION.map((path) => ({ path, token }));
+    out.push({ name: '/healthz while 2 loop sort whitelabel.name', r: await load(base, ['/healthz'], slowest, CLIENTS, DURATION_MS), against: health });
+    out.push({ name: 'lookup while 2 loop sort whitelabel.name', r: await load(base, lookups, slowest, CLIENTS, DURATION_MS), against: lookup });
   } finally {
     await app.close();
     await cleanup();

@@ -114,6 +114,13 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   app.decorate('engine', engine);
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   registerJsonBodies(app);
+  // A call refused part way through its body (an upload past its limit) reads and drops the rest, as Node does for a
+  // body never read: left paused, its connection stayed open after the answer, unnoticed when the client went
+  // away, and a stop waited on it. (Closing it instead makes clients that are still sending lose the answer.)
+  app.addHook('onError', (request, _reply, _error, done) => {
+    if (!request.raw.complete && request.raw.isPaused()) request.raw.resume();
+    done();
+  });
   app.addHook('onClose', async () => {
     await reads.close();
     await database.close();
@@ -141,7 +148,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   installErrorHandlers(app, hasPanel ? (url) => !isApiPath(url) : undefined);
   registerAuth(app, engine, options.loginLimits);
   registerRefusalAudit(app, engine);
-  registerPublicRateLimit(app, config.publicRateLimit);
+  registerPublicRateLimit(app, config.publicRateLimit, config.redisUrl ? { url: config.redisUrl, prefix: config.redisPrefix, log: options.log } : undefined);
   registerDeviceLookup(app, engine, config.publicUrl);
   bridgeChanges(app, engine, config.databaseUrl);
   registerCrudRoutes(app, engine, manifests);

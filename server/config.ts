@@ -31,8 +31,10 @@ export interface Config {
   redisPrefix: string;
   /** Rows a list call counts exactly; beyond, it answers a capped count (LIST_COUNT_LIMIT, default 10,000). */
   listCountLimit?: number;
-  /** SQLite: worker threads that run list reads off the event loop (SQLITE_READ_WORKERS; default 0 = none, see server/db/read-pool.ts). */
+  /** SQLite: worker threads that run list reads off the event loop (SQLITE_READ_WORKERS; 0 = none; default see server/db/read-pool.ts). */
   sqliteReadWorkers?: number;
+  /** PostgreSQL: list reads one process runs at once, the rest wait (LIST_READS_AT_ONCE; default see server/db/read-pool.ts). */
+  listReadsAtOnce?: number;
   /** GitLab for the Pipelines screen (server/gitlab/); any of the four settings missing = not configured. */
   gitlab: GitlabConfig;
   /** /openapi.json and /docs on the panel hosts (API_DOCS=on, the default), or not at all (off). */
@@ -112,7 +114,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || undefined,
     redisPrefix: env.REDIS_PREFIX || 'wl-panel',
     listCountLimit: wholeNumber(env, 'LIST_COUNT_LIMIT'),
-    sqliteReadWorkers: env.SQLITE_READ_WORKERS === '0' ? 0 : wholeNumber(env, 'SQLITE_READ_WORKERS'),
+    sqliteReadWorkers: env.SQLITE_READ_WORKERS?.trim() === '0' ? 0 : wholeNumber(env, 'SQLITE_READ_WORKERS'),
+    listReadsAtOnce: wholeNumber(env, 'LIST_READS_AT_ONCE'),
     gitlab: gitlabConfig(env),
     apiDocs: onOff(env, 'API_DOCS', true),
   };

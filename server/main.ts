@@ -3,6 +3,11 @@ import { buildApp } from './app.ts';
 import { serverActions } from './actions/index.ts';
 import { loadConfig } from './config.ts';
 
+/** How long a stop (SIGTERM, SIGINT) waits for requests in progress before closing their connections. */
+const SHUTDOWN_GRACE_MS = 10_000;
+/** How long after that the database may take to close before the process exits anyway. */
+const SHUTDOWN_FORCE_MS = 5_000;
+
 const config = loadConfig();
 try {
   const app = await buildApp({ config, logger: process.env.LOG_REQUESTS === '1', actions: serverActions });
@@ -14,7 +19,27 @@ try {
   }
   await app.listen({ port: config.port, host: config.host });
   console.log(`Server listening on http://${config.host}:${config.port} (data in ${config.databaseUrl ? 'PostgreSQL' : config.dataDir})`);
-  const stop = () => void app.close().then(() => process.exit(0));
+  // A stop lets the requests in progress finish, then closes the database. A connection still open after the grace
+  // period (a client that stopped sending or reading) is closed, so a stop always ends and always closes the database.
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    const force = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    const giveUp = setTimeout(() => {
+      console.error(`The server did not close within ${(SHUTDOWN_GRACE_MS + SHUTDOWN_FORCE_MS) / 1000} s of the stop signal; exiting`);
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS + SHUTDOWN_FORCE_MS);
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        clearTimeout(force);
+        clearTimeout(giveUp);
+        console.error(error instanceof Error ? error.message : error);
+        process.exit(1);
+      },
+    );
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 } catch (error) {

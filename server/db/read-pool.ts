@@ -1,10 +1,12 @@
-// List reads off the event loop (issue 14). better-sqlite3 runs every statement synchronously on the thread that
-// calls it, so one slow list query froze the whole server (/healthz, the device lookup). On SQLite the list's row
-// and count queries run instead on worker threads, each with its own read-only connection to the same file (WAL:
-// readers see every committed write and never block the writer). Every read has a time limit: a worker still busy
-// past it is terminated (that interrupts SQLite mid-statement) and replaced, and the request gets a 503 that says
-// so. On PostgreSQL the reads go to the pool as before, where statement_timeout already limits them.
+// List reads that cannot stall the server (issue 14). better-sqlite3 runs every statement synchronously on the
+// thread that calls it, so one slow list query froze the whole server (/healthz, the device lookup). On SQLite the
+// list's row and count queries run instead on worker threads, each with its own read-only connection to the same
+// file (WAL: readers see every committed write and never block the writer), at a lower scheduling priority than the
+// event loop. On PostgreSQL they go to the pool, at most a few at once per process. On both, every read has a time
+// limit that counts from the moment it was asked for, waiting included: a read still waiting past it, or a worker
+// still busy past it (terminated, which interrupts SQLite mid-statement, and replaced), answers a 503 that says so.
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { CompiledQuery, Kysely } from 'kysely';
 import { join } from 'node:path';
@@ -21,18 +23,32 @@ export interface ReadPoolOptions {
   /** The SQLite file; undefined = read through `db` itself (PostgreSQL). */
   file?: string;
   db: Kysely<any>;
-  /** Worker threads (SQLITE_READ_WORKERS, default 0 = read on the event loop as before). */
+  /** SQLite: worker threads (SQLITE_READ_WORKERS; 0 = read on the event loop). Default: DEFAULT_READ_WORKERS. */
   workers?: number;
-  /** How long one read may run before it is stopped with a 503 (DB_STATEMENT_TIMEOUT_MS, default 15 s). */
+  /** PostgreSQL: list reads run at once by this process (LIST_READS_AT_ONCE); the rest wait. Default: DEFAULT_READS_AT_ONCE. */
+  atOnce?: number;
+  /** How long one read may take, waiting included, before it is answered with a 503 (DB_STATEMENT_TIMEOUT_MS, default 15 s). */
   timeoutMs: number;
+  /** SQLite: the workers' nice value on Linux (the event loop's is the process's, usually 0); default WORKER_NICE. */
+  nice?: number;
 }
 
 /**
- * Off by default for now: with workers on, tests/server/refuse-before-reading.test.ts's server process (started with
- * `node --import tsx`) does not exit on SIGTERM after its upload tests, and the cause is not found yet. Set
- * SQLITE_READ_WORKERS=2 to run list reads off the event loop (what `npm run bench lists` measures).
+ * List reads at once, per process: one on a machine of two cores or fewer, two beyond. A list read keeps a core busy
+ * while it runs (a SQLite worker, a PostgreSQL backend), and the event loop, which answers every other call
+ * (/healthz, the device lookup, logins, writes), needs one too. `npm run bench -- read-workers --heavy relation` at
+ * 200,000 rows, two cores shared with other work, two clients looping the slowest list (median ratios to idle,
+ * /healthz and lookup): SQLite on the event loop 0.01 / 0.01; two workers at normal priority 0.29 / 0.35; one at
+ * normal priority 0.78 / 0.66; one at nice 10 (the default) 0.96 / 0.95. PostgreSQL varied too much on the shared
+ * machine to rank (any number at once 1.02 / 0.25, two 0.78 / 0.50, one 0.32 / 0.78). The other list reads wait their
+ * turn (their time limit counting), which costs little while a list read takes milliseconds. SQLITE_READ_WORKERS and
+ * LIST_READS_AT_ONCE set it; SQLITE_READ_WORKERS=0 reads on the event loop as before.
  */
-export const DEFAULT_READ_WORKERS = 0;
+export const DEFAULT_READ_WORKERS = availableParallelism() > 2 ? 2 : 1;
+/** PostgreSQL: list reads one process runs at once (the rest wait); see DEFAULT_READ_WORKERS. */
+export const DEFAULT_READS_AT_ONCE = DEFAULT_READ_WORKERS;
+/** Linux nice of the read workers: the event loop's thread wins the CPU when both want it. */
+export const WORKER_NICE = 10;
 
 export const tooSlow = (timeoutMs: number) =>
   new UnavailableError(
@@ -40,10 +56,16 @@ export const tooSlow = (timeoutMs: number) =>
     5,
   );
 
-// CommonJS, run with eval and without the parent's flags: no TypeScript loader (tsx's --import) runs in the worker, which
-// also kept a server started with `node --import tsx` from exiting on SIGTERM.
+const shuttingDown = () => new UnavailableError('The server is shutting down', 5);
+
+// CommonJS, run with eval and without the parent's flags: no TypeScript loader (tsx's --import) runs in the worker.
+// On Linux a thread has its own nice value: /proc/thread-self names this thread's id, which setPriority accepts.
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
+try {
+  const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+  if (tid > 0 && workerData.nice) require('node:os').setPriority(tid, workerData.nice);
+} catch {}
 const SQLite = require(workerData.driver);
 const db = new SQLite(workerData.file, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 1000');
@@ -66,20 +88,62 @@ parentPort.on('message', ({ id, sql, parameters }) => {
 interface Job {
   id: number;
   query: CompiledQuery;
+  /** When the read's time limit ends (Date.now() based). */
+  deadline: number;
+  /** Set while it waits for a free slot. */
+  waiting?: NodeJS.Timeout;
   resolve(rows: unknown[]): void;
   reject(error: unknown): void;
+}
+
+/** At most `size` reads at once; the others wait in order, each answered with a 503 if its time limit ends first. */
+abstract class Gate implements Reads {
+  closed = false;
+  private readonly queue: Job[] = [];
+  private ids = 0;
+  constructor(readonly timeoutMs: number) {}
+  /** Starts the job on a free slot; false when every slot is busy. */
+  protected abstract start(job: Job): boolean;
+  protected abstract stop(): Promise<void>;
+  rows<R>(query: CompiledQuery): Promise<R[]> {
+    if (this.closed) return Promise.reject(shuttingDown());
+    return new Promise<R[]>((resolve, reject) => {
+      const job: Job = { id: ++this.ids, query, deadline: Date.now() + this.timeoutMs, resolve: resolve as (rows: unknown[]) => void, reject };
+      if (this.start(job)) return;
+      job.waiting = setTimeout(() => {
+        this.queue.splice(this.queue.indexOf(job), 1);
+        reject(tooSlow(this.timeoutMs));
+      }, this.timeoutMs);
+      this.queue.push(job);
+    });
+  }
+  /** A slot is free again: the next waiting read takes it. */
+  protected freed(): void {
+    const job = this.queue.shift();
+    if (!job) return;
+    clearTimeout(job.waiting);
+    if (!this.start(job)) this.queue.unshift(job);
+  }
+  async close() {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) {
+      clearTimeout(job.waiting);
+      job.reject(shuttingDown());
+    }
+    await this.stop();
+  }
 }
 
 class Slot {
   worker!: Worker;
   job?: Job;
   timer?: NodeJS.Timeout;
-  constructor(private readonly pool: ReadPool) {
+  constructor(private readonly pool: WorkerPool) {
     this.start();
   }
   start() {
-    this.worker = new Worker(WORKER, { eval: true, execArgv: [], workerData: { file: this.pool.file, driver: this.pool.driver } });
-    this.worker.unref();
+    const { file, driver, nice } = this.pool;
+    this.worker = new Worker(WORKER, { eval: true, execArgv: [], workerData: { file, driver, nice } });
     this.worker.on('message', (message: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {
       const job = this.job;
       if (!job || job.id !== message.id) return;
@@ -87,27 +151,33 @@ class Slot {
       if (message.error?.code?.startsWith('SQLITE_BUSY')) job.reject(new UnavailableError('The database is locked by another process; try again in a moment', 1));
       else if (message.error) job.reject(Object.assign(new Error(message.error.message), { code: message.error.code }));
       else job.resolve(message.rows ?? []);
-      this.pool.next(this);
+      this.pool.idle();
     });
     this.worker.on('error', (error) => {
       const job = this.job;
       this.finish();
       job?.reject(error);
       if (!this.pool.closed) this.start();
-      this.pool.next(this);
+      this.pool.idle();
     });
+    // After the listeners: on Node 20 adding a 'message' listener refs the worker again, and an idle worker then kept
+    // a stopping server alive (its close was waiting on a connection; without workers the process just exited).
+    this.worker.unref();
   }
   run(job: Job) {
     this.job = job;
-    this.timer = setTimeout(() => {
-      // A statement cannot be interrupted from outside its thread: the thread goes, and a fresh one takes its place.
-      const stuck = this.job;
-      this.finish();
-      void this.worker.terminate();
-      stuck?.reject(tooSlow(this.pool.timeoutMs));
-      if (!this.pool.closed) this.start();
-      this.pool.next(this);
-    }, this.pool.timeoutMs);
+    this.timer = setTimeout(
+      () => {
+        // A statement cannot be interrupted from outside its thread: the thread goes, and a fresh one takes its place.
+        const stuck = this.job;
+        this.finish();
+        void this.worker.terminate();
+        stuck?.reject(tooSlow(this.pool.timeoutMs));
+        if (!this.pool.closed) this.start();
+        this.pool.idle();
+      },
+      Math.max(0, job.deadline - Date.now()),
+    );
     this.worker.postMessage({ id: job.id, sql: job.query.sql, parameters: job.query.parameters });
   }
   finish() {
@@ -117,62 +187,99 @@ class Slot {
   }
 }
 
-class ReadPool implements Reads {
+/** SQLite: list reads on worker threads, one read per worker at a time. */
+class WorkerPool extends Gate {
   readonly driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  closed = false;
   private readonly slots: Slot[];
-  private readonly queue: Job[] = [];
-  private ids = 0;
   constructor(
     readonly file: string,
     size: number,
-    readonly timeoutMs: number,
+    timeoutMs: number,
+    readonly nice: number,
   ) {
+    super(timeoutMs);
     this.slots = Array.from({ length: size }, () => new Slot(this));
   }
-  rows<R>(query: CompiledQuery): Promise<R[]> {
-    if (this.closed) return Promise.reject(new UnavailableError('The server is shutting down', 5));
-    return new Promise<R[]>((resolve, reject) => {
-      const job: Job = { id: ++this.ids, query, resolve: resolve as (rows: unknown[]) => void, reject };
-      const idle = this.slots.find((s) => !s.job);
-      if (idle) idle.run(job);
-      else this.queue.push(job);
-    });
+  protected start(job: Job): boolean {
+    const free = this.slots.find((s) => !s.job);
+    free?.run(job);
+    return !!free;
   }
-  next(slot: Slot) {
-    const job = this.queue.shift();
-    if (job) slot.run(job);
+  idle() {
+    this.freed();
   }
-  async close() {
-    this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(new UnavailableError('The server is shutting down', 5));
+  protected async stop() {
     // A thread that does not stop at once must not keep the server from shutting down.
     const stopped = Promise.all(this.slots.map((s) => s.worker.terminate().catch(() => 0)));
     await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
   }
 }
 
+/**
+ * PostgreSQL: list reads through the server's pool, `size` at once. A read whose time limit ends while its
+ * statement still runs is answered at once; its slot stays taken until the statement ends (statement_timeout).
+ */
+class PoolGate extends Gate {
+  private running = 0;
+  constructor(
+    private readonly db: Kysely<any>,
+    private readonly size: number,
+    timeoutMs: number,
+  ) {
+    super(timeoutMs);
+  }
+  protected start(job: Job): boolean {
+    if (this.running >= this.size) return false;
+    this.running++;
+    let settled = false;
+    const late = setTimeout(() => {
+      settled = true;
+      job.reject(tooSlow(this.timeoutMs));
+    }, Math.max(0, job.deadline - Date.now()));
+    this.db.executeQuery(job.query).then(
+      (result) => {
+        if (!settled) job.resolve(result.rows);
+      },
+      (error: unknown) => {
+        if (!settled) job.reject(error);
+      },
+    ).finally(() => {
+      settled = true;
+      clearTimeout(late);
+      this.running--;
+      this.freed();
+    });
+    return true;
+  }
+  protected async stop() {}
+}
+
 /** Reads of list calls: on worker threads for SQLite, through the pool for PostgreSQL. */
 export function createReads(options: ReadPoolOptions): Reads {
+  if (!options.file) {
+    const atOnce = options.atOnce ?? DEFAULT_READS_AT_ONCE;
+    return new PoolGate(options.db, Math.max(1, atOnce), options.timeoutMs);
+  }
   const workers = options.workers ?? DEFAULT_READ_WORKERS;
-  if (!options.file || workers <= 0) {
+  if (workers <= 0) {
     return {
       rows: async <R>(query: CompiledQuery) => (await options.db.executeQuery<R>(query)).rows,
       close: async () => {},
     };
   }
-  return new ReadPool(options.file, workers, options.timeoutMs);
+  return new WorkerPool(options.file, workers, options.timeoutMs, options.nice ?? WORKER_NICE);
 }
 
 /** The reads of a server's configuration: SQLite at DATA_DIR/panel.sqlite (see database.ts) or PostgreSQL. */
 export function readsFor(
-  config: { databaseUrl?: string; dataDir: string; sqliteReadWorkers?: number; dbStatementTimeoutMs?: number },
+  config: { databaseUrl?: string; dataDir: string; sqliteReadWorkers?: number; listReadsAtOnce?: number; dbStatementTimeoutMs?: number },
   db: Kysely<any>,
 ): Reads {
   return createReads({
     db,
     file: isPostgresUrl(config.databaseUrl) ? undefined : join(config.dataDir, 'panel.sqlite'),
     workers: config.sqliteReadWorkers,
+    atOnce: config.listReadsAtOnce,
     timeoutMs: config.dbStatementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
   });
 }

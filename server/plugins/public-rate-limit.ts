@@ -1,7 +1,11 @@
-// The per-address limit of the public device calls (manifest actions with `public: true`): a token bucket per
-// client address (request.ip, which follows X-Forwarded-For only through TRUSTED_PROXIES). Over the limit a
-// call is answered 429 with Retry-After before any handler runs. The buckets live in this process.
+// The per-address limit of the public device calls (manifest actions with `public: true`), per client address
+// (request.ip, which follows X-Forwarded-For only through TRUSTED_PROXIES). Over the limit a call is answered 429
+// with Retry-After before any handler runs. One process keeps a token bucket per address in memory; with REDIS_URL
+// (several processes) the count is shared in Redis, a sliding minute per address, so an address gets the same
+// limit however its calls are spread over the processes. Redis unreachable or slow: each process falls back to
+// its own buckets (and says so once), so the device lookup never depends on Redis being up.
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { createClient } from 'redis';
 
 export interface PublicRateLimit {
   /** Calls per minute per address, which is also how many may come at once (the bucket's size). */
@@ -60,29 +64,174 @@ export class AddressBuckets {
   }
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    publicBuckets?: AddressBuckets;
+/** How long a call waits for Redis before its address is counted by this process alone. */
+const SHARED_WAIT_MS = 250;
+const MINUTE_MS = 60_000;
+
+// One sliding minute per address, from two fixed windows: the current one's count plus the previous one's, weighted
+// by how much of it the minute still covers. A call past the limit is not counted (as in the local bucket), so a
+// client that keeps calling regains calls as the minute slides. Both keys carry the address as hash tag (one slot).
+const SLIDING_MINUTE = `
+local limit = tonumber(ARGV[1])
+local weight = tonumber(ARGV[2])
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+local previous = tonumber(redis.call('GET', KEYS[2]) or '0')
+if previous * weight + current + 1 > limit then return {0, current, previous} end
+current = redis.call('INCR', KEYS[1])
+if current == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+return {1, current, previous}
+`;
+
+/**
+ * Seconds until a refused address may call again: while the previous window's weight fades, or once the current
+ * window has become the previous one and faded enough.
+ */
+export function slidingWait(limit: number, current: number, previous: number, elapsedMs: number, windowMs = MINUTE_MS): number {
+  const weight = 1 - elapsedMs / windowMs;
+  const excess = previous * weight + current + 1 - limit;
+  let wait: number;
+  if (previous > 0 && (excess * windowMs) / previous <= windowMs - elapsedMs) wait = (excess * windowMs) / previous;
+  else wait = windowMs - elapsedMs + (current > limit - 1 ? windowMs * (1 - (limit - 1) / current) : 0);
+  return Math.max(1, Math.ceil(wait / 1000));
+}
+
+export interface SharedLimitOptions {
+  url: string;
+  /** REDIS_PREFIX: keys are `<prefix>:public-rate:{<address>}:<window>`. */
+  prefix: string;
+  perMinute: number;
+  /** This process's own buckets: what counts while Redis cannot. */
+  local: AddressBuckets;
+  /** Where the fallback and the recovery are told, once each time. */
+  log: (line: string) => void;
+}
+
+/** The limit shared by every process on one Redis, with this process's buckets as the fallback. */
+export class SharedLimit {
+  private readonly client;
+  private sha = '';
+  private degraded = false;
+  private closed = false;
+  /** Until the first connection attempt ends, calls are counted here without a word (the process is starting). */
+  private starting = true;
+  constructor(private readonly options: SharedLimitOptions) {
+    // No offline queue: while Redis is away a call is not held back waiting for it, it is counted here.
+    this.client = createClient({
+      url: options.url,
+      disableOfflineQueue: true,
+      socket: { connectTimeout: 2000, reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 5000) },
+    });
+    this.client.on('error', (error: Error) => this.fallBack(error.message));
+    this.client.on('ready', () => this.recovered());
+    this.client.connect().then(
+      () => (this.starting = false),
+      (error: Error) => {
+        this.starting = false;
+        this.fallBack(error.message);
+      },
+    );
+  }
+
+  private fallBack(reason: string): void {
+    if (this.degraded || this.closed) return;
+    this.degraded = true;
+    this.options.log(`PUBLIC_RATE_LIMIT: Redis cannot count the device calls (${reason}); each process limits its own until it can`);
+  }
+
+  private recovered(): void {
+    if (!this.degraded) return;
+    this.degraded = false;
+    this.options.log('PUBLIC_RATE_LIMIT: Redis counts the device calls of every process again');
+  }
+
+  private async run(keys: string[], args: string[]): Promise<number[]> {
+    if (!this.sha) this.sha = await this.client.scriptLoad(SLIDING_MINUTE);
+    try {
+      return (await this.client.evalSha(this.sha, { keys, arguments: args })) as number[];
+    } catch (error) {
+      if (!/NOSCRIPT/.test((error as Error).message)) throw error;
+      this.sha = '';
+      return (await this.client.eval(SLIDING_MINUTE, { keys, arguments: args })) as number[];
+    }
+  }
+
+  /** Takes one call for the address: 0 when allowed, else the seconds until the next call may pass. */
+  async take(address: string, now = Date.now()): Promise<number> {
+    if (!this.client.isReady) {
+      if (!this.starting) this.fallBack('not connected');
+      return this.options.local.take(address, now);
+    }
+    const window = Math.floor(now / MINUTE_MS);
+    const elapsed = now - window * MINUTE_MS;
+    const key = (w: number) => `${this.options.prefix}:public-rate:{${address}}:${w}`;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const answer = await Promise.race([
+        this.run([key(window), key(window - 1)], [String(this.options.perMinute), String(1 - elapsed / MINUTE_MS), String(2 * MINUTE_MS)]),
+        new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer in ${SHARED_WAIT_MS} ms`)), SHARED_WAIT_MS))),
+      ]);
+      this.recovered();
+      const [allowed, current, previous] = answer.map(Number);
+      return allowed ? 0 : slidingWait(this.options.perMinute, current, previous, elapsed);
+    } catch (error) {
+      this.fallBack((error as Error).message);
+      return this.options.local.take(address, now);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await (this.client.isOpen ? this.client.close() : Promise.resolve(this.client.destroy())).catch(() => undefined);
   }
 }
 
-/** Installs the buckets of this server; pruned every minute while it runs. */
-export function registerPublicRateLimit(app: FastifyInstance, limit: PublicRateLimit = DEFAULT_PUBLIC_RATE_LIMIT): void {
+declare module 'fastify' {
+  interface FastifyInstance {
+    publicBuckets?: AddressBuckets;
+    publicSharedLimit?: SharedLimit;
+  }
+}
+
+/**
+ * Installs the limit of this server: its own buckets (pruned every minute while it runs), and with `shared` (REDIS_URL)
+ * the count in Redis that every process uses.
+ */
+export function registerPublicRateLimit(
+  app: FastifyInstance,
+  limit: PublicRateLimit = DEFAULT_PUBLIC_RATE_LIMIT,
+  shared?: { url: string; prefix: string; log?: (line: string) => void },
+): void {
   const buckets = new AddressBuckets(limit.perMinute);
   app.decorate('publicBuckets', buckets);
   const timer = setInterval(() => buckets.prune(), 60_000);
   timer.unref();
   app.addHook('onClose', async () => clearInterval(timer));
+  if (!shared) return;
+  const log = shared.log ?? ((line: string) => console.error(line));
+  const sharedLimit = new SharedLimit({ url: shared.url, prefix: shared.prefix, perMinute: limit.perMinute, local: buckets, log });
+  app.decorate('publicSharedLimit', sharedLimit);
+  app.addHook('onClose', async () => sharedLimit.close());
 }
+
+const refuse = (request: FastifyRequest, reply: FastifyReply, wait: number) =>
+  reply.status(429).header('retry-after', String(wait)).send({ result: false, message: `Too many requests from ${request.ip}; retry in ${wait} s`, code: 'ERR_RATE_LIMIT' });
 
 /** The preHandler of a public call: the rate limit instead of a role rule. */
 export function publicCallGate(app: FastifyInstance) {
   const buckets = app.publicBuckets;
   if (!buckets) throw new Error('public actions need registerPublicRateLimit() before the routes');
+  const shared = app.publicSharedLimit;
+  if (shared) {
+    return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+      void shared.take(request.ip).then((wait) => (wait === 0 ? done() : refuse(request, reply, wait)));
+    };
+  }
   // A callback hook, not an async one: this runs on every TV start, and a promise per call is measurable there.
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const wait = buckets.take(request.ip);
     if (wait === 0) return done();
-    reply.status(429).header('retry-after', String(wait)).send({ result: false, message: `Too many requests from ${request.ip}; retry in ${wait} s`, code: 'ERR_RATE_LIMIT' });
+    refuse(request, reply, wait);
   };
 }

@@ -2,7 +2,8 @@
 // the same moment on an empty database both come up with the schema made once; a live item of a write on one
 // reaches a socket on the other; a logout on one cuts the socket on the other at once; login failures on one
 // count on the other; a build reload running on one refuses another on the other; the device lookup of one
-// answers a combination changed through the other.
+// answers a combination changed through the other; the device calls of one address count against one
+// PUBLIC_RATE_LIMIT however they are spread over the two.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import { ADMIN, freshPostgresDatabase, multipartBody, type FormFile } from './ha
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+const DEVICE_CALLS_PER_MINUTE = 200;
 
 describe('two server processes on one PostgreSQL and one Redis', () => {
   // A prefix of this run's own: parallel runs on one Redis never hear each other's broadcasts.
@@ -66,7 +68,8 @@ describe('two server processes on one PostgreSQL and one Redis', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'panel-multi-'));
     database = await freshPostgresDatabase();
-    const env = { DATABASE_URL: database.url, REDIS_URL, REDIS_PREFIX: prefix };
+    // The device calls' limit is low enough to reach in a test, high enough for the lookups of the other cases.
+    const env = { DATABASE_URL: database.url, REDIS_URL, REDIS_PREFIX: prefix, PUBLIC_RATE_LIMIT: String(DEVICE_CALLS_PER_MINUTE), TRUSTED_PROXIES: '127.0.0.1' };
     // Both at the same moment, on the empty database and one DATA_DIR (uploads and builds are shared files).
     [a, b] = await Promise.all([startServerProcess(dataDir, env), startServerProcess(dataDir, env)]);
     tokenA = await a.login();
@@ -149,5 +152,25 @@ describe('two server processes on one PostgreSQL and one Redis', () => {
     expect(added.status).toBe(200);
     await until(async () => (await lookup()).matchedBy !== 'latest');
     expect((await lookup()).build.name).toBe('acme-tizen-1.20.33-720p');
+  });
+
+  it('counts the device calls of one address on both processes against one PUBLIC_RATE_LIMIT', async () => {
+    // The count is a sliding minute made of whole minutes: start well inside one, so the limit is exact.
+    const second = new Date().getSeconds();
+    if (second > 50) await new Promise((r) => setTimeout(r, (61 - second) * 1000));
+    const device = async (server: ServerProcess, address: string) => {
+      const response = await fetch(`${server.url}/v1/combination/get?appInstallId=rate-limited`, { headers: { 'x-forwarded-for': address } });
+      await response.body?.cancel();
+      return { status: response.status, retryAfter: response.headers.get('retry-after') };
+    };
+    const statuses: number[] = [];
+    for (let i = 0; i < DEVICE_CALLS_PER_MINUTE; i++) statuses.push((await device(i % 2 ? b : a, '203.0.113.50')).status);
+    expect(statuses.filter((s) => s === 429)).toEqual([]);
+    for (const server of [a, b]) {
+      const refused = await device(server, '203.0.113.50');
+      expect(refused.status).toBe(429);
+      expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+    }
+    expect((await device(b, '203.0.113.51')).status).not.toBe(429);
   });
 });

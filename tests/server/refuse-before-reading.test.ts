@@ -2,6 +2,7 @@
 // and uploads are streamed to disk within their field's limit. Measured on the real server process from
 // outside: the peak memory of 20 concurrent anonymous 100 MB uploads stays bounded.
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { mkdtempSync, readdirSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,7 +64,8 @@ describe('refuse before reading (sqlite, the server as its own process)', () => 
   let tester: string;
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'panel-refuse-'));
-    server = await startServerProcess(dataDir);
+    // List reads on worker threads (as by default): with them on, this server once did not exit on SIGTERM.
+    server = await startServerProcess(dataDir, { SQLITE_READ_WORKERS: '2' });
     admin = await server.login();
     const created = await fetch(`${server.url}/v1/admin/user/add?email=t@test.io&password=tester-password-1&role=tester`, { headers: { authorization: admin } });
     expect(created.status).toBe(200);
@@ -117,5 +119,38 @@ describe('refuse before reading (sqlite, the server as its own process)', () => 
     expect(await send(`${server.url}/v1/user/login`, { 'content-type': 'application/json' }, [{ head: '{"email": "', bytes: 32 * 1024 }], '"}')).toBe(413);
     const body = { head: '{"x": "', bytes: 4 * 1024 };
     expect(await send(`${server.url}/v1/admin/goalsAbtesting/destroy?id=1`, { 'content-type': 'application/json', authorization: admin }, [body], '"}', 'DELETE')).toBe(413);
+  });
+
+  it('keeps serving a connection whose upload it refused part way: the rest is read and dropped, the next call answered', async () => {
+    const upload = form('imageHD', 1, 20 * MB);
+    const length = upload.parts[0].head.length + upload.parts[0].bytes + upload.tail.length;
+    const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+    let received = '';
+    socket.setEncoding('latin1').on('data', (d: string) => (received += d));
+    socket.on('error', () => {}); // a failure shows as the answers that never came
+    const answers = (n: number) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => ((received.match(/HTTP\/1\.1 \d{3}/g) ?? []).length >= n ? resolve() : undefined);
+        socket.on('data', check).once('close', () => reject(new Error(`connection closed after: ${received.slice(0, 300)}`)));
+        check();
+      });
+    socket.write(`POST /v1/admin/whitelabel/add HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${admin}\r\nContent-Type: ${upload.type}\r\nContent-Length: ${length}\r\n\r\n`);
+    socket.write(upload.parts[0].head);
+    for (let sent = 0; sent < upload.parts[0].bytes; sent += CHUNK.length) {
+      if (!socket.write(CHUNK)) await new Promise((r) => socket.once('drain', r));
+    }
+    socket.write(upload.tail);
+    await answers(1);
+    expect(received).toMatch(/^HTTP\/1\.1 413/);
+    socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    await answers(2);
+    expect(received.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 413', 'HTTP/1.1 200']);
+    socket.destroy();
+  });
+
+  it('stops on SIGTERM with its list read workers on, having closed the database (exit code 0)', async () => {
+    const list = await fetch(`${server.url}/v1/admin/installation/get?page=1&pageSize=20`, { headers: { authorization: admin } });
+    expect(list.status).toBe(200);
+    expect(await server.stop()).toBe(0);
   });
 });

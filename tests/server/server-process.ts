@@ -19,8 +19,8 @@ export interface ServerProcess {
   login(email?: string, password?: string): Promise<string>;
   /** SIGKILL: no cleanup of any kind runs. */
   kill(): Promise<void>;
-  /** SIGTERM and wait for the exit. */
-  stop(): Promise<void>;
+  /** SIGTERM and wait for the exit; resolves to the exit code (0: closed cleanly; null: it was already gone by a signal). */
+  stop(): Promise<number | null>;
 }
 
 /** Starts the server on DATA_DIR `dataDir` (SQLite, or PostgreSQL when env has DATABASE_URL) and waits for /healthz. */
@@ -44,7 +44,7 @@ export async function startServerProcess(dataDir: string, env: Record<string, st
   });
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
-  const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
+  const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
   const alive = () => child.exitCode === null && child.signalCode === null;
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
@@ -55,7 +55,7 @@ export async function startServerProcess(dataDir: string, env: Record<string, st
   }
   const end = async (signal: NodeJS.Signals) => {
     if (alive()) child.kill(signal);
-    await exited;
+    return exited;
   };
   return {
     url,
@@ -76,7 +76,7 @@ export async function startServerProcess(dataDir: string, env: Record<string, st
       if (!body.data) throw new Error(`login failed: ${body.message}`);
       return body.data.token;
     },
-    kill: () => end('SIGKILL'),
+    kill: async () => void (await end('SIGKILL')),
     stop: () => end('SIGTERM'),
   };
 }

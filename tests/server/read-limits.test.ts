@@ -1,0 +1,35 @@
+// List reads at once (server/db/read-pool.ts): one process runs at most a few (a SQLite worker or a PostgreSQL
+// connection each); the others wait their turn, and a read's time limit counts from when it was asked for, waiting
+// included, so a read that waited too long answers the same 503 as one that ran too long.
+import { join } from 'node:path';
+import { CompiledQuery } from 'kysely';
+import { expect, it } from 'vitest';
+import { UnavailableError } from '../../server/errors.ts';
+import { createReads } from '../../server/db/read-pool.ts';
+import { forEachDialect } from './harness.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+forEachDialect('list reads at once', (h) => {
+  it('run one at a time when the limit is one: a read waiting past its time limit answers a 503, the next one is served', async () => {
+    const engine = h.app.engine;
+    const sqlite = engine.caps.name === 'sqlite';
+    const reads = createReads({ db: engine.db, file: sqlite ? join(engine.dataDir, 'panel.sqlite') : undefined, workers: 1, atOnce: 1, timeoutMs: 300 });
+    try {
+      // Runs for a second or more: a count to five million (SQLite), a sleep (PostgreSQL).
+      const slow = CompiledQuery.raw(
+        sqlite ? 'with recursive c(x) as (select 1 union all select x + 1 from c where x < 5000000) select count(*) as n from c' : 'select pg_sleep(1) as n',
+      );
+      const quick = CompiledQuery.raw('select 1 as one');
+      const outcome = (p: Promise<unknown>) => p.then(() => 'rows', (error: unknown) => (error instanceof UnavailableError ? error.message : String(error)));
+      const [first, second] = await Promise.all([outcome(reads.rows(slow)), outcome(reads.rows(quick))]);
+      expect(first).toMatch(/^The list query took longer than 300 ms and was stopped/);
+      // The quick read waited behind the slow one (SQLite: stopped at 300 ms; PostgreSQL: its statement runs on to 1 s).
+      expect(second).toMatch(/^The list query took longer than 300 ms and was stopped/);
+      await sleep(1200);
+      expect(await reads.rows(quick)).toEqual([{ one: 1 }]);
+    } finally {
+      await reads.close();
+    }
+  });
+});
