@@ -7,13 +7,15 @@ import {
   GridRow,
   useGridApiRef,
   type GridColDef,
+  type GridColumnResizeParams,
   type GridColumnVisibilityModel,
   type GridDensity,
   type GridRowId,
   type GridRowProps,
+  type GridSortModel,
   type GridValidRowModel,
 } from '@mui/x-data-grid';
-import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, memo, useCallback, useContext, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { contentWidth, estimateWidth, type TextWidth } from '../core/list/column-widths';
 import { fileRuleOf } from '../core/form/files';
 import { detailFields, fieldLabel, fieldSchema, getPath } from '../../kernel/manifest/fields';
@@ -69,15 +71,45 @@ function canvasMeasure(fontFamily: string): TextWidth {
  */
 export const FIXED_GRID_PAGING = { paginationModel: { page: 0, pageSize: 100 }, paginationMode: 'server', pageSizeOptions: [100] } as const;
 
+/**
+ * Which rows show their details, as a store: a toggle re-renders the pieces of that one row (its wrapper and its
+ * toggle button), not the grid, its columns or the other rows.
+ */
+class ExpandedRows {
+  private listeners = new Set<() => void>();
+  constructor(private ids: ReadonlySet<GridRowId>) {}
+  has = (id: GridRowId) => this.ids.has(id);
+  subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  };
+  set(ids: ReadonlySet<GridRowId>) {
+    if (ids === this.ids) return false;
+    this.ids = ids;
+    for (const listener of this.listeners) listener();
+    return true;
+  }
+}
+
 interface DetailsContextValue {
   manifest: Manifest;
   /** The height of a row without details at the chosen density. */
   rowHeight: number;
-  expanded: ReadonlySet<GridRowId>;
+  expanded: ExpandedRows;
   /** Reports the drawn height of a row's details block. */
   measured: (id: GridRowId, height: number) => void;
 }
 const DetailsContext = createContext<DetailsContextValue | null>(null);
+
+/**
+ * Whether a row of the table around shows its details; re-renders its caller when that row's state changes only.
+ * @example const open = useRowExpanded(row.id) // in a cell of the actions column
+ */
+export function useRowExpanded(id: GridRowId): boolean {
+  const expanded = useContext(DetailsContext)?.expanded;
+  return useSyncExternalStore(expanded?.subscribe ?? noSubscription, () => expanded?.has(id) ?? false);
+}
+const noSubscription = () => () => {};
 
 function DetailsBlock({ manifest, row, rowId, measured }: { manifest: Manifest; row: GridValidRowModel; rowId: GridRowId; measured: DetailsContextValue['measured'] }) {
   const fields = detailFields(manifest);
@@ -148,7 +180,7 @@ function DetailsBlock({ manifest, row, rowId, measured }: { manifest: Manifest; 
 /** slots.row: the standard row, plus the details block below it when the row is expanded. */
 function RowWithDetails(props: GridRowProps) {
   const ctx = useContext(DetailsContext)!;
-  const open = ctx.expanded.has(props.rowId);
+  const open = useRowExpanded(props.rowId);
   if (!open) return <GridRow {...props} />;
   return (
     <div data-expanded-row={String(props.rowId)}>
@@ -158,13 +190,26 @@ function RowWithDetails(props: GridRowProps) {
   );
 }
 
-function toneStyles(theme: Theme) {
-  const styles: Record<string, object> = {};
+/** The grid's own styles, row tones included: one function, so a render does not hand the grid a new `sx`. */
+function gridStyles(theme: Theme) {
+  const styles: Record<string, string | number | object> = {
+    bgcolor: 'background.paper',
+    border: 0,
+    '--DataGrid-overlayHeight': '180px',
+    // The details block measures 100cqw against this box: the visible width of the grid.
+    '& .MuiDataGrid-main': { containerType: 'inline-size' },
+    '& .MuiDataGrid-columnHeaders': { bgcolor: theme.palette.mode === 'dark' ? 'grey.900' : 'grey.50' },
+    '& .MuiDataGrid-columnHeaderTitle': { fontWeight: 600 },
+    '& .MuiDataGrid-cell:focus, & .MuiDataGrid-cell:focus-within': { outline: 'none' },
+  };
   for (const tone of ['success', 'warning', 'info', 'error'] as const) {
     styles[`& .row-tone-${tone}`] = { bgcolor: toneBackground(theme, tone, 'rest'), '&:hover': { bgcolor: toneBackground(theme, tone, 'hover') } };
   }
   return styles;
 }
+
+const GRID_SLOTS = { row: RowWithDetails, toolbar: GridToolbar };
+const rowIdOf = (row: GridValidRowModel) => (row.id ?? JSON.stringify(row)) as GridRowId;
 
 export interface DataTableProps {
   manifest: Manifest;
@@ -184,37 +229,46 @@ export interface DataTableProps {
   preferencesKey?: string;
 }
 
-/** The list table of a manifest: its columns, cells, highlight tones and expandable details rows. */
-export function DataTable({ manifest, file, rows, loading, expanded, renderActions, actionsWidth, noRowsLabel, disableVirtualization, sort, preferencesKey }: DataTableProps) {
+/**
+ * The list table of a manifest: its columns, cells, highlight tones and expandable details rows. Every prop the
+ * grid gets stays the same object while nothing it shows changes, so the list screen's own renders (a toggle, a
+ * modal opening) never redo the grid; a details toggle re-renders that row and re-reads the row heights only.
+ */
+export const DataTable = memo(function DataTable({ manifest, file, rows, loading, expanded, renderActions, actionsWidth, noRowsLabel, disableVirtualization, sort, preferencesKey }: DataTableProps) {
   const theme = useTheme();
-  const height = detailsHeight(manifest);
   const [prefs, updatePrefs] = useGridPreferences(preferencesKey);
   const declaredFields = useMemo(() => (manifest.list?.columns ?? []).map((c) => c.field), [manifest]);
   const sortable = sort?.sortable;
+  // What each declared column draws, resolved once per manifest.
+  const declared = useMemo(
+    () =>
+      (manifest.list?.columns ?? []).map((column, i) => {
+        const schema = fieldSchema(manifest, column.field);
+        const cellName = column.cell ?? defaultCellName(schema);
+        return { column, schema, cellName, Cell: cells.get(cellName, { file, path: `/list/columns/${i}/cell` }) };
+      }),
+    [manifest, file],
+  );
+  // The content widths of the columns that size themselves, as one key: new rows as wide as the last keep the columns.
+  const fontFamily = theme.typography.fontFamily ?? 'sans-serif';
+  const minWidthsKey = useMemo(() => {
+    const measureText = canvasMeasure(fontFamily);
+    return declared.map(({ column, cellName, schema }) => (column.width ? 0 : contentWidth(column, cellName, schema, rows, measureText))).join(',');
+  }, [declared, rows, fontFamily]);
   const columns = useMemo<GridColDef[]>(() => {
-    const declared = manifest.list?.columns ?? [];
-    const measureText = canvasMeasure(theme.typography.fontFamily ?? 'sans-serif');
-    const cols: GridColDef[] = declared.map((column, i) => {
-      const schema = fieldSchema(manifest, column.field);
-      const cellName = column.cell ?? defaultCellName(schema);
-      const Cell = cells.get(cellName, { file, path: `/list/columns/${i}/cell` });
-      return {
-        field: `col${i}`,
-        headerName: column.label ?? schema?.title ?? column.field,
-        sortable: Boolean(sortable?.includes(column.field)),
-        filterable: false,
-        disableColumnMenu: true,
-        // A width the user dragged wins; then a declared one; otherwise the column is at least as wide as its
-        // content and shares the rest.
-        ...(prefs.widths[column.field]
-          ? { width: prefs.widths[column.field] }
-          : column.width
-            ? { width: column.width }
-            : { flex: 1, minWidth: contentWidth(column, cellName, schema, rows, measureText) }),
-        valueGetter: (_value: unknown, row: GridValidRowModel) => getPath(row, column.field),
-        renderCell: (params) => <Cell value={params.value} row={params.row} column={column} schema={schema} />,
-      };
-    });
+    const minWidths = minWidthsKey.split(',').map(Number);
+    const cols: GridColDef[] = declared.map(({ column, schema, Cell }, i) => ({
+      field: `col${i}`,
+      headerName: column.label ?? schema?.title ?? column.field,
+      sortable: Boolean(sortable?.includes(column.field)),
+      filterable: false,
+      disableColumnMenu: true,
+      // A width the user dragged wins; then a declared one; otherwise the column is at least as wide as its
+      // content and shares the rest.
+      ...(prefs.widths[column.field] ? { width: prefs.widths[column.field] } : column.width ? { width: column.width } : { flex: 1, minWidth: minWidths[i] }),
+      valueGetter: (_value: unknown, row: GridValidRowModel) => getPath(row, column.field),
+      renderCell: (params) => <Cell value={params.value} row={params.row} column={column} schema={schema} />,
+    }));
     if (renderActions) {
       cols.unshift({
         field: '__actions',
@@ -229,12 +283,25 @@ export function DataTable({ manifest, file, rows, loading, expanded, renderActio
       });
     }
     return cols;
-  }, [manifest, file, renderActions, actionsWidth, rows, theme, sortable, prefs.widths]);
+  }, [declared, minWidthsKey, renderActions, actionsWidth, sortable, prefs.widths]);
   const sortModel = useMemo(() => (sort ? toSortModel(declaredFields, sort) : []), [sort, declaredFields]);
   const visibility = useMemo<GridColumnVisibilityModel>(
     () => Object.fromEntries(declaredFields.map((f, i) => [`col${i}`, !prefs.hidden.includes(f)])),
     [declaredFields, prefs.hidden],
   );
+  const onSortModelChange = useCallback((model: GridSortModel) => sort?.onChange(fromSortModel(model, declaredFields, sort.sortable)), [sort, declaredFields]);
+  const onColumnVisibilityModelChange = useCallback(
+    (model: GridColumnVisibilityModel) => updatePrefs((p) => ({ ...p, hidden: declaredFields.filter((_, i) => model[`col${i}`] === false) })),
+    [updatePrefs, declaredFields],
+  );
+  const onColumnWidthChange = useCallback(
+    ({ colDef, width }: GridColumnResizeParams) => {
+      const field = declaredFields[Number(colDef.field.replace(/^col/, ''))];
+      if (colDef.field.startsWith('col') && field) updatePrefs((p) => ({ ...p, widths: { ...p.widths, [field]: Math.round(width) } }));
+    },
+    [updatePrefs, declaredFields],
+  );
+  const onDensityChange = useCallback((density: GridDensity) => updatePrefs((p) => ({ ...p, density })), [updatePrefs]);
 
   const highlight = manifest.list?.highlight;
   const getRowClassName = useCallback(
@@ -249,18 +316,31 @@ export function DataTable({ manifest, file, rows, loading, expanded, renderActio
   const gridLocaleText = useGridLocaleText();
   // One object while nothing changes: a new localeText on every render would make the grid redo its state.
   const localeText = useMemo(() => ({ ...gridLocaleText, noRowsLabel: noRowsLabel ?? t('No records') }), [gridLocaleText, noRowsLabel]);
-  const [heights, setHeights] = useState<ReadonlyMap<GridRowId, number>>(new Map());
-  const measured = useCallback((id: GridRowId, drawn: number) => {
-    setHeights((prev) => (prev.get(id) === drawn ? prev : new Map(prev).set(id, drawn)));
-  }, []);
-  const getRowHeight = useCallback(
-    ({ id, densityFactor }: { id: GridRowId; densityFactor: number }) => (expanded.has(id) ? Math.floor(ROW_HEIGHT * densityFactor) + (heights.get(id) ?? height) : null),
-    [expanded, height, heights],
+
+  // Row geometry lives outside React state: getRowHeight stays one function (a new one makes the grid re-render
+  // every row), and a change asks the grid to read the heights again.
+  const [store] = useState(() => new ExpandedRows(expanded));
+  const geometry = useRef({ estimate: detailsHeight(manifest), drawn: new Map<GridRowId, number>() });
+  geometry.current.estimate = detailsHeight(manifest);
+  const getRowHeight = useCallback(({ id, densityFactor }: { id: GridRowId; densityFactor: number }) => {
+    if (!store.has(id)) return null;
+    const { drawn, estimate } = geometry.current;
+    return Math.floor(ROW_HEIGHT * densityFactor) + (drawn.get(id) ?? estimate);
+  }, [store]);
+  const measured = useCallback(
+    (id: GridRowId, height: number) => {
+      const { drawn, estimate } = geometry.current;
+      const before = drawn.get(id) ?? estimate;
+      drawn.set(id, height);
+      if (height !== before && store.has(id)) apiRef.current?.resetRowHeights();
+    },
+    [apiRef, store],
   );
-  // The grid caches row heights: a measured block asks it to read them again.
-  useEffect(() => apiRef.current?.resetRowHeights(), [apiRef, heights]);
+  useLayoutEffect(() => {
+    if (store.set(expanded)) apiRef.current?.resetRowHeights();
+  }, [apiRef, store, expanded]);
   const rowHeight = Math.floor(ROW_HEIGHT * DENSITY_FACTOR[prefs.density]);
-  const ctx = useMemo(() => ({ manifest, rowHeight, expanded, measured }), [manifest, rowHeight, expanded, measured]);
+  const ctx = useMemo(() => ({ manifest, rowHeight, expanded: store, measured }), [manifest, rowHeight, store, measured]);
 
   return (
     <DetailsContext.Provider value={ctx}>
@@ -268,13 +348,13 @@ export function DataTable({ manifest, file, rows, loading, expanded, renderActio
         apiRef={apiRef}
         rows={rows}
         columns={columns}
-        getRowId={(row) => (row.id ?? JSON.stringify(row)) as GridRowId}
+        getRowId={rowIdOf}
         loading={loading}
         rowCount={rows.length}
         {...FIXED_GRID_PAGING}
         sortingMode="server"
         sortModel={sortModel}
-        onSortModelChange={(model) => sort?.onChange(fromSortModel(model, declaredFields, sort.sortable))}
+        onSortModelChange={onSortModelChange}
         filterMode="server"
         // The panel's CSP has no 'unsafe-eval'; the grid would otherwise try `new Function` to speed up filtering.
         disableEval
@@ -283,33 +363,18 @@ export function DataTable({ manifest, file, rows, loading, expanded, renderActio
         disableColumnSelector={!preferencesKey}
         showToolbar={Boolean(preferencesKey)}
         columnVisibilityModel={visibility}
-        onColumnVisibilityModelChange={(model) =>
-          updatePrefs((p) => ({ ...p, hidden: declaredFields.filter((_, i) => model[`col${i}`] === false) }))
-        }
-        onColumnWidthChange={({ colDef, width }) => {
-          const field = declaredFields[Number(colDef.field.replace(/^col/, ''))];
-          if (colDef.field.startsWith('col') && field) updatePrefs((p) => ({ ...p, widths: { ...p.widths, [field]: Math.round(width) } }));
-        }}
+        onColumnVisibilityModelChange={onColumnVisibilityModelChange}
+        onColumnWidthChange={onColumnWidthChange}
         density={prefs.density}
-        onDensityChange={(density) => updatePrefs((p) => ({ ...p, density }))}
+        onDensityChange={onDensityChange}
         rowHeight={ROW_HEIGHT}
         getRowHeight={getRowHeight}
         getRowClassName={getRowClassName}
-        slots={{ row: RowWithDetails, toolbar: GridToolbar }}
+        slots={GRID_SLOTS}
         localeText={localeText}
         disableVirtualization={disableVirtualization}
-        sx={(theme) => ({
-          bgcolor: 'background.paper',
-          border: 0,
-          '--DataGrid-overlayHeight': '180px',
-          // The details block measures 100cqw against this box: the visible width of the grid.
-          '& .MuiDataGrid-main': { containerType: 'inline-size' },
-          '& .MuiDataGrid-columnHeaders': { bgcolor: theme.palette.mode === 'dark' ? 'grey.900' : 'grey.50' },
-          '& .MuiDataGrid-columnHeaderTitle': { fontWeight: 600 },
-          '& .MuiDataGrid-cell:focus, & .MuiDataGrid-cell:focus-within': { outline: 'none' },
-          ...toneStyles(theme),
-        })}
+        sx={gridStyles}
       />
     </DetailsContext.Provider>
   );
-}
+});

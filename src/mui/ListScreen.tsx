@@ -30,7 +30,7 @@ import { fieldLabel } from '../../kernel/manifest/fields';
 import type { Manifest } from '../../kernel/manifest/types';
 import type { FormOverrideProps } from '../registry/override-types';
 import { formOverrides, rowActionOverrides, toolbarOverrides } from '../registry/screens';
-import { DataTable } from './DataTable';
+import { DataTable, useRowExpanded } from './DataTable';
 import { ErrorBoundary } from './ErrorBoundary';
 import { FilterBar } from './FilterBar';
 import { ExportButton } from './ExportButton';
@@ -40,13 +40,40 @@ import { t } from '../core/i18n/i18n';
 
 type Row = Record<string, unknown>;
 
-/** The generic form's code loads on the first modal open, or earlier when the browser is idle after a list renders. */
-const loadFormModal = () => import('./FormModal');
+/** A form override that can fetch its code ahead of its first opening (overrides/lazy-form.tsx). */
+type FormComponent = ComponentType<FormOverrideProps> & { preload?: () => Promise<unknown> };
+
+/**
+ * The generic form's code loads on the first modal open, or earlier when the browser is idle after a list renders.
+ * The loaded component is kept here and drawn directly: a Suspense fallback would make React 19 hold the form
+ * back for ~300 ms (DESIGN 6).
+ */
+let loadedFormModal: ComponentType<FormOverrideProps> | null = null;
+const loadFormModal = () =>
+  import('./FormModal').then((m) => {
+    loadedFormModal = m.default;
+    return m.default;
+  });
 
 function whenIdle(fn: () => void) {
   const w = window as Window & { requestIdleCallback?: (cb: () => void) => number };
   if (w.requestIdleCallback) w.requestIdleCallback(fn);
   else setTimeout(fn, 200);
+}
+
+/** The row's buttons side by side, 2px apart (Stack spacing 0.25). */
+const ROW_ACTIONS_STYLE = { display: 'flex', alignItems: 'center', gap: 2, height: '100%' } as const;
+
+/** A row's details button; re-renders when that row opens or closes only. */
+function DetailsToggle({ id, onToggle }: { id: GridRowId; onToggle: (id: GridRowId) => void }) {
+  const open = useRowExpanded(id);
+  return (
+    <Tooltip title={open ? t('Hide details') : t('Details')}>
+      <IconButton size="small" aria-label={t('Details')} aria-expanded={open} onClick={() => onToggle(id)}>
+        {open ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" />}
+      </IconButton>
+    </Tooltip>
+  );
 }
 
 /** Saves one field of a row as a pretty-printed JSON file (`list.download`). */
@@ -75,18 +102,19 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
   const { email: userKey, setSort } = controller;
   const list = manifest.list;
 
-  const [FormModal, setFormModal] = useState<ComponentType<FormOverrideProps> | null>(null);
-  const formOverride = manifest.form?.override ? formOverrides.get(manifest.form.override, { file, path: '/form/override' }) : null;
+  const [, setFormLoaded] = useState(false);
+  const formOverride: FormComponent | null = manifest.form?.override ? formOverrides.get(manifest.form.override, { file, path: '/form/override' }) : null;
   const openForm = useCallback(
     (record: Row | null) => {
       openModal(record);
-      if (!formOverride && !FormModal) void loadFormModal().then((m) => setFormModal(() => m.default));
+      if (!formOverride && !loadedFormModal) void loadFormModal().then(() => setFormLoaded(true));
     },
-    [openModal, formOverride, FormModal],
+    [openModal, formOverride],
   );
+  const mayOpenForm = Boolean(data && hasForm && (create || update));
   useEffect(() => {
-    if (data && hasForm && (create || update)) whenIdle(() => void loadFormModal());
-  }, [data, hasForm, create, update]);
+    if (mayOpenForm) whenIdle(() => void (formOverride ? formOverride.preload?.() : loadFormModal()));
+  }, [mayOpenForm, formOverride]);
 
   const rowOverrides = (manifest.screen?.rowActions ?? []).map((n, i) => rowActionOverrides.get(n, { file, path: `/screen/rowActions/${i}` }));
   const rowCalls = placed(manifest, role, 'row').filter(([, a]) => a !== destroy?.[1]);
@@ -100,16 +128,10 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
     if (buttons === 0) return null;
     return (row: Row) => {
       const id = row.id as GridRowId;
-      const open = expanded.has(id);
       return (
-        <Stack direction="row" spacing={0.25} sx={{ alignItems: 'center', height: '100%' }}>
-          {showDetails && (
-            <Tooltip title={open ? t('Hide details') : t('Details')}>
-              <IconButton size="small" aria-label={t('Details')} aria-expanded={open} onClick={() => toggleDetails(id)}>
-                {open ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" />}
-              </IconButton>
-            </Tooltip>
-          )}
+        // A plain box with a constant style: an `sx` here would be serialised again for every row drawn.
+        <div style={ROW_ACTIONS_STYLE}>
+          {showDetails && <DetailsToggle id={id} onToggle={toggleDetails} />}
           {canEdit && (
             <Tooltip title={t('Edit')}>
               <IconButton size="small" aria-label={t('Edit')} color="primary" onClick={() => openForm(row)}>
@@ -136,12 +158,12 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
           {rowOverrides.map((Piece, i) => (
             <Piece key={i} manifest={manifest} role={role} reload={reload} row={row} />
           ))}
-        </Stack>
+        </div>
       );
     };
     // rowOverrides is derived from the manifest, which the deps already hold.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [buttons, expanded, destroy, showDetails, canEdit, toggleDetails, openForm, manifest, role, reload, file]);
+  }, [buttons, destroy, showDetails, canEdit, toggleDetails, openForm, manifest, role, reload, file]);
 
   const toolbar = (manifest.screen?.toolbar ?? []).map((n, i) => toolbarOverrides.get(n, { file, path: `/screen/toolbar/${i}` }));
   const toolbarCalls = placed(manifest, role, 'toolbar');
@@ -159,7 +181,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
     () => ({ by: query.sortBy, order: query.sortOrder, sortable, onChange: (next: ListSort) => setSort(next.by, next.order) }),
     [query, sortable, setSort],
   );
-  const Form = formOverride ?? FormModal;
+  const Form = formOverride ?? loadedFormModal;
 
   return (
     <ListContext.Provider value={context}>

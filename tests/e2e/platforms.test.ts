@@ -55,14 +55,41 @@ describe('an admin manages platforms through the screens', () => {
     await dialog().waitFor({ state: 'detached' });
   });
 
-  it('edits the platform from its row, the form filled from the list', async () => {
+  it('opens a fresh list\'s edit form filled from the row while the network is held: its code came while the list was idle', async () => {
+    const fresh = await (await browser.newContext({ storageState: await page.context().storageState() })).newPage();
+    try {
+      await fresh.goto(`${server.url}/platforms`);
+      await fresh.locator('.MuiDataGrid-row', { hasText: 'webOS' }).waitFor();
+      await fresh.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /\/FormModal-[^/]*\.js$/.test(e.name)));
+      // From here no call and no script answers until the form has been seen.
+      const held: (() => void)[] = [];
+      await fresh.route(/\/(v1|assets)\//, (route) => new Promise<void>((release) => held.push(release)).then(() => route.continue()));
+      await fresh.locator('.MuiDataGrid-row', { hasText: 'webOS' }).getByRole('button', { name: 'Edit' }).click();
+      const form = fresh.getByRole('dialog');
+      await form.getByLabel('Name').waitFor();
+      expect(await form.getByLabel('Name').inputValue()).toBe('webOS');
+      expect(await form.getByLabel('Max version').inputValue()).toBe('10.20.30');
+      await fresh.unrouteAll({ behavior: 'ignoreErrors' });
+      for (const release of held) release();
+    } finally {
+      await fresh.context().close();
+    }
+  });
+
+  it('edits the platform from its row, the form filled from the list, and sends the version it was opened from', async () => {
+    const token = await server.login();
+    const stored = (await server.api('GET', '/v1/admin/platform/get', { name: 'webOS' }, token)).data.rows[0];
     await rowOf('webOS').getByRole('button', { name: 'Edit' }).click();
     const name = dialog().getByLabel('Name');
     await name.waitFor();
     expect(await name.inputValue()).toBe('webOS');
     expect(await dialog().getByLabel('Max version').inputValue()).toBe('10.20.30');
     await name.fill('Tizen');
+    const sent = page.waitForRequest((r) => r.url().includes('/v1/admin/platform/edit'));
     await dialog().getByRole('button', { name: 'OK' }).click();
+    const params = new URL((await sent).url()).searchParams;
+    expect(params.get('id')).toBe(String(stored.id));
+    expect(params.get('updatedAt')).toBe(stored.updatedAt);
     await page.getByText('Edit request status').waitFor();
     await dialog().waitFor({ state: 'detached' });
     await rowOf('Tizen').waitFor();

@@ -23,6 +23,9 @@ export type Row = Record<string, unknown>;
 const answeredFor = new WeakMap<object, string>();
 export type RowId = string | number;
 
+/** The rows before the first page arrives: one array, so the grid does not take each render for new rows. */
+const NO_ROWS: Row[] = [];
+
 /** The form modal: the record edited (null to add one); `opened` counts openings so a reopen remounts the form. */
 export interface ModalState {
   record: Row | null;
@@ -91,10 +94,16 @@ export function useListController(manifest: Manifest): ListController {
   const callParamsKey = JSON.stringify(callParamsOf(manifest, routeParams));
   const callParams = useMemo(() => JSON.parse(callParamsKey) as Record<string, string>, [callParamsKey]);
 
-  const listAction = actionOfKind(manifest, 'list', role);
-  const create = actionOfKind(manifest, 'create', role);
-  const update = actionOfKind(manifest, 'update', role);
-  const destroy = actionOfKind(manifest, 'destroy', role);
+  // One object per manifest and role: the screen's memoised pieces (the row actions, the grid's columns) depend on them.
+  const { listAction, create, update, destroy } = useMemo(
+    () => ({
+      listAction: actionOfKind(manifest, 'list', role),
+      create: actionOfKind(manifest, 'create', role),
+      update: actionOfKind(manifest, 'update', role),
+      destroy: actionOfKind(manifest, 'destroy', role),
+    }),
+    [manifest, role],
+  );
   const hasForm = Boolean(manifest.form?.fields?.length || manifest.form?.override);
 
   const apiParams = { ...callParams, ...toApiParams(query) };
@@ -112,7 +121,7 @@ export function useListController(manifest: Manifest): ListController {
     },
     { keepPreviousData: true, revalidateOnFocus: false },
   );
-  const rows = data?.rows ?? [];
+  const rows = data?.rows ?? NO_ROWS;
   // A heading's {count} is the whole list of the screen (the collection's users), whatever the filters show.
   const countsAll = Boolean(manifest.screen?.heading?.includes('{count}'));
   const filtered = hasFilter(query.filters);
