@@ -2,7 +2,7 @@
 // in the URL (page, size, sort, filters), the page fetched and cached, the whole-list count of a heading, the
 // filter box's draft, reload after writes, the rows whose details are open and the form modal's state.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useParams, useSearchParams } from 'react-router';
+import { useLocation, useParams, useSearchParams } from 'react-router';
 import useSWR, { useSWRConfig } from 'swr';
 import { actionOfKind } from '../access/access';
 import { usePanel } from '../app/panel';
@@ -140,12 +140,16 @@ export function useListController(manifest: Manifest): ListController {
   const appliedKey = JSON.stringify(query.filters);
   // The URL commits in a transition, after the box's own apply or Clear: by then the user may have typed on or
   // cleared, so the box takes the URL's filters only when they come from elsewhere (back, forward, a link).
+  // Each commit of a navigation settles the box's writes up to the one it shows (several may land at once).
   const ownWrites = useRef<string[]>([]);
+  const shownKey = useRef(appliedKey);
+  const { key: locationKey } = useLocation();
   useEffect(() => {
-    const own = ownWrites.current.indexOf(appliedKey);
+    const own = ownWrites.current.lastIndexOf(appliedKey);
+    if (appliedKey !== shownKey.current && own < 0) setDraft(JSON.parse(appliedKey) as Record<string, string>);
+    shownKey.current = appliedKey;
     ownWrites.current = own < 0 ? [] : ownWrites.current.slice(own + 1);
-    if (own < 0) setDraft(JSON.parse(appliedKey) as Record<string, string>);
-  }, [appliedKey]);
+  }, [appliedKey, locationKey]);
   /** Filters as the URL will hold them (no empty ones, in the manifest's order): what appliedKey becomes. */
   const keyOf = useCallback((filters: Record<string, string>) => JSON.stringify(parseListQuery(toSearchParams({ ...query, filters }, list), list).filters), [query, list]);
   const writeFilters = useCallback(
