@@ -90,6 +90,77 @@ describe('the catalogue screens', () => {
       expect(await rows().count()).toBe(3);
       expect((await server.api('GET', '/v1/admin/build/get', {}, token)).data.count).toBe(3);
     });
+
+    // The URL (and so the applied filters) commits in a React transition, a moment after a pick or Clear: a
+    // user quicker than that keeps what they typed. The typing is sent in the same task as the click, so the
+    // URL always catches up after it.
+    const typeRightAfter = (click: string, label: string, text: string) =>
+      page.evaluate(
+        async ([click, label, text]) => {
+          const target = [...document.querySelectorAll<HTMLElement>('[role="option"], button')].find((el) => el.textContent === click)!;
+          target.click();
+          for (let i = 0; i < 5; i++) await Promise.resolve();
+          const input = [...document.querySelectorAll('label')].find((l) => l.textContent === label)!.control as HTMLInputElement;
+          Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, text);
+          input.dispatchEvent(new Event('input', { bubbles: true }));
+        },
+        [click, label, text],
+      );
+
+    it('keeps a version typed right after picking a platform, and applies it with Enter', async () => {
+      await page.getByLabel('Platform').click();
+      await page.getByRole('option', { name: 'tizen' }).waitFor();
+      await typeRightAfter('tizen', 'Version', '1.1');
+      await page.waitForURL(/ownPlatform=tizen/);
+      await rowOf('zeta-tizen-1.0.0').waitFor();
+      expect(await page.getByLabel('Version').inputValue()).toBe('1.1');
+      await page.getByLabel('Version').press('Enter');
+      await rowOf('zeta-tizen-1.0.0').waitFor({ state: 'detached' });
+      expect(await rows().count()).toBe(2);
+    });
+
+    it('leaves every filter empty after Clear, keeps a version typed right after it, and empties the box on a menu link', async () => {
+      await typeRightAfter('Clear', 'Version', '1.0');
+      await page.waitForURL((url) => url.search === '');
+      await rowOf('zeta-tizen-1.0.0').waitFor();
+      expect(await page.getByLabel('Whitelabel').inputValue()).toBe('');
+      expect(await page.getByLabel('Platform').inputValue()).toBe('');
+      expect(await page.getByLabel('Version').inputValue()).toBe('1.0');
+      expect(await rows().count()).toBe(3);
+      await page.getByRole('button', { name: 'Delete By Filter' }).click();
+      expect(await dialog().getByTestId('confirm-detail').innerText()).toBe('1 build matches Version = 1.0.');
+      await dialog().getByRole('button', { name: 'Cancel' }).click();
+      await page.waitForURL(/\?ownVersion=1\.0$/);
+      // The menu's link changes the URL from outside the box: the box shows the filters it brings (none).
+      await page.locator('nav[aria-label="Main menu"]').getByRole('button', { name: /^(Combinations|More)$/ }).first().click();
+      await page.getByRole('menuitem', { name: 'Builds' }).click();
+      await page.waitForURL((url) => url.search === '');
+      await expect.poll(() => page.getByLabel('Version').inputValue()).toBe('');
+      await rowOf('zeta-tizen-1.0.0').waitFor();
+    });
+
+    it('empties a lookup filter on Clear even when its options arrive after it', async () => {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/v1\/admin\/platform\/get/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`${server.url}/builds?ownPlatform=tizen&ownVersion=1.1`);
+      await rowOf('zeta-tizen-1.0.0').waitFor({ state: 'detached' });
+      await page.getByRole('button', { name: 'Clear' }).click();
+      await rowOf('zeta-tizen-1.0.0').waitFor();
+      release();
+      await page.waitForResponse(/\/v1\/admin\/platform\/get/);
+      await page.unrouteAll();
+      await page.getByLabel('Platform').click();
+      await page.getByRole('option', { name: 'tizen' }).waitFor();
+      await page.keyboard.press('Escape');
+      expect(await page.getByLabel('Platform').inputValue()).toBe('');
+      expect(await page.getByLabel('Version').inputValue()).toBe('');
+      expect(page.url()).toBe(`${server.url}/builds`);
+      expect(await rows().count()).toBe(3);
+    });
   });
 
   describe('combinations for a tester', () => {

@@ -1,8 +1,8 @@
 // The list screen's controller, with no drawing in it (in the manner of ra-core's useListController): the view
 // in the URL (page, size, sort, filters), the page fetched and cached, the whole-list count of a heading, the
 // filter box's draft, reload after writes, the rows whose details are open and the form modal's state.
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useParams, useSearchParams } from 'react-router';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useLocation, useParams, useSearchParams } from 'react-router';
 import useSWR, { useSWRConfig } from 'swr';
 import { actionOfKind } from '../access/access';
 import { usePanel } from '../app/panel';
@@ -147,18 +147,34 @@ export function useListController(manifest: Manifest): ListController {
 
   const [draft, setDraft] = useState<Record<string, string>>(query.filters);
   const appliedKey = JSON.stringify(query.filters);
-  useEffect(() => setDraft(JSON.parse(appliedKey) as Record<string, string>), [appliedKey]);
-  const applyFilters = useCallback(
+  // The URL commits in a transition, after the box's own apply or Clear: by then the user may have typed on or
+  // cleared, so the box takes the URL's filters only when they come from elsewhere (back, forward, a link).
+  // Each commit of a navigation settles the box's writes up to the one it shows (several may land at once).
+  const ownWrites = useRef<string[]>([]);
+  const shownKey = useRef(appliedKey);
+  const { key: locationKey } = useLocation();
+  useEffect(() => {
+    const own = ownWrites.current.lastIndexOf(appliedKey);
+    if (appliedKey !== shownKey.current && own < 0) setDraft(JSON.parse(appliedKey) as Record<string, string>);
+    shownKey.current = appliedKey;
+    ownWrites.current = own < 0 ? [] : ownWrites.current.slice(own + 1);
+  }, [appliedKey, locationKey]);
+  /** Filters as the URL will hold them (no empty ones, in the manifest's order): what appliedKey becomes. */
+  const keyOf = useCallback((filters: Record<string, string>) => JSON.stringify(parseListQuery(toSearchParams({ ...query, filters }, list), list).filters), [query, list]);
+  const writeFilters = useCallback(
     (filters: Record<string, string>) => {
-      if (JSON.stringify(filters) === appliedKey) reload();
-      else setQuery({ ...query, filters, page: 1 });
+      setDraft(filters);
+      const key = keyOf(filters);
+      if (key !== appliedKey) ownWrites.current.push(key);
+      setQuery({ ...query, filters, page: 1 });
     },
-    [appliedKey, reload, setQuery, query],
+    [appliedKey, keyOf, setQuery, query],
   );
-  const clearFilters = useCallback(() => {
-    setDraft({});
-    setQuery({ ...query, filters: {}, page: 1 });
-  }, [setQuery, query]);
+  const applyFilters = useCallback(
+    (filters: Record<string, string>) => (keyOf(filters) === appliedKey ? reload() : writeFilters(filters)),
+    [appliedKey, keyOf, reload, writeFilters],
+  );
+  const clearFilters = useCallback(() => writeFilters({}), [writeFilters]);
   const setPage = useCallback(
     (page: number) => {
       const next = data?.next && page === query.page + 1 && answeredFor.get(data) === paramsKey ? data.next : undefined;
