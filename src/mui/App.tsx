@@ -1,5 +1,5 @@
 import { RouteFallback } from './RouteFallback';
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
 import { guardScreen, screens } from '../core/access/access';
 import { usePanel } from '../core/app/panel';
@@ -7,22 +7,22 @@ import type { Manifest } from '../../kernel/manifest/types';
 import { session } from '../core/session/session';
 import { useStore } from '../core/store';
 import { notices } from '../core/app/notices';
-import { overridesReady } from '../registry/installed';
 import { preloadPieces } from '../registry/lazy-piece';
+import { eagerLazy, loadEntityScreen, Shell } from './panel-code';
 
 const LoginScreen = lazy(() => import('./LoginScreen'));
-// The screens behind the login draw with the application's overrides installed (they load with the shell).
-const Shell = lazy(() => Promise.all([import('./Shell'), overridesReady()]).then(([shell]) => shell));
 const NotFound = lazy(() => import('./NotFound'));
 const Notices = lazy(() => import('./Notices').then((m) => ({ default: m.Notices })));
-const loadEntityScreen = () => import('./EntityScreen');
 
-/** Each manifest's screen: the engine's screen code and the override pieces the manifest names, fetched together. */
-const screenOf = new Map<string, LazyExoticComponent<ComponentType<{ manifest: Manifest }>>>();
+/**
+ * Each manifest's screen: the engine's screen code and the override pieces the manifest names, fetched together;
+ * drawn at once when they are already here (the login screen fetched the screen code ahead).
+ */
+const screenOf = new Map<string, ComponentType<{ manifest: Manifest }>>();
 function screenFor(manifest: Manifest) {
   let Screen = screenOf.get(manifest.entity);
   if (!Screen) {
-    Screen = lazy(async () => (await Promise.all([loadEntityScreen(), preloadPieces(manifest)]))[0]);
+    Screen = eagerLazy(async () => (await Promise.all([loadEntityScreen(), preloadPieces(manifest)]))[0]);
     screenOf.set(manifest.entity, Screen);
   }
   return Screen;
