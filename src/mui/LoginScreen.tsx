@@ -12,7 +12,9 @@ import Typography from '@mui/material/Typography';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { version } from '../../package.json';
+import { HOME_BY_ROLE } from '../core/access/access';
 import { usePanel } from '../core/app/panel';
+import { session } from '../core/session/session';
 import { useT } from '../core/i18n/i18n';
 import { LanguageSwitch } from './LanguageSwitch';
 import { prefetchPanel } from './panel-code';
@@ -52,7 +54,9 @@ export default function LoginScreen() {
     setError(null);
     try {
       await panel.login(email, password);
-      navigate('/', { replace: true });
+      // Straight to the role's home: `/` would only redirect there.
+      const role = session.get().user?.role;
+      navigate((role && HOME_BY_ROLE[role]) || '/', { replace: true });
     } catch (e) {
       setError(e instanceof Error && e.message ? e.message : t('Network Error'));
       setPending(false);

@@ -5,11 +5,14 @@
 import { lazy, type ComponentType } from 'react';
 import { overridesReady } from '../registry/installed';
 
+/** A component loaded on demand whose code can be fetched ahead. */
+export type EagerLazy<P> = ComponentType<P> & { preload: () => Promise<unknown> };
+
 /**
  * A component loaded on demand whose later renders, once `load` has answered, draw it directly (no suspending).
  * A failed preload is tried again by the first render that needs it (React.lazy calls `load` only then).
  */
-export function eagerLazy<P extends object>(load: () => Promise<{ default: ComponentType<P> }>): ComponentType<P> & { preload: () => Promise<unknown> } {
+export function eagerLazy<P extends object>(load: () => Promise<{ default: ComponentType<P> }>): EagerLazy<P> {
   let loaded: ComponentType<P> | null = null;
   let pending: Promise<{ default: ComponentType<P> }> | null = null;
   const preload = () =>
