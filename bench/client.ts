@@ -16,6 +16,8 @@
 //   - 500 rows: with 500 rows a page, "next page" from the list response's last byte (or the click, if later)
 //     to the page's first row painted.
 //   npm run bench -- client [--runs 5]
+// BENCH_CLIENT_BASELINE=<dir> also measures an older panel build in that dir (taking turns with the others) and
+// prints its table too: a change's before and after in one run.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -366,8 +368,13 @@ export async function clientFigures(): Promise<void> {
     const expected = await seed(server);
     console.log(`client: ${PLATFORMS} platforms and ${APP_INFOS} app infos added through the API in ${((Date.now() - t) / 1000).toFixed(1)} s`);
     const backend = server.url.replace('localhost', '127.0.0.1');
-    const [oursFront, raFront] = await Promise.all([startFront(dist.panel, backend), startFront(dist.reactAdmin, backend)]);
-    fronts.push(oursFront, raFront);
+    const baselineDir = process.env.BENCH_CLIENT_BASELINE;
+    const [oursFront, raFront, baselineFront] = await Promise.all([
+      startFront(dist.panel, backend),
+      startFront(dist.reactAdmin, backend),
+      ...(baselineDir ? [startFront(baselineDir, backend)] : []),
+    ]);
+    fronts.push(oursFront, raFront, ...(baselineFront ? [baselineFront] : []));
     const ours: App = {
       name: 'ours',
       front: oursFront,
@@ -393,18 +400,18 @@ export async function clientFigures(): Promise<void> {
       expand: (row) => row.locator('[aria-label="Expand"]'),
       edit: (row) => row.getByRole('link', { name: 'Edit' }),
     };
+    const baseline: App | undefined = baselineFront && { ...ours, name: 'baseline', front: baselineFront };
+    const apps = [ours, reactAdmin, ...(baseline ? [baseline] : [])];
     browser = await launchBrowser();
-    const figures = new Map<App, Figures[]>([
-      [ours, []],
-      [reactAdmin, []],
-    ]);
+    const figures = new Map<App, Figures[]>(apps.map((app) => [app, []]));
     t = Date.now();
     for (let i = 0; i < runs; i++) {
-      // The apps take turns (and the first one alternates), so a busy moment of the machine hits both.
-      for (const app of i % 2 ? [reactAdmin, ours] : [ours, reactAdmin]) figures.get(app)!.push(await measure(browser, app, expected));
+      // The apps take turns (and the first one alternates), so a busy moment of the machine hits all.
+      for (const app of i % 2 ? [...apps].reverse() : apps) figures.get(app)!.push(await measure(browser, app, expected));
     }
     console.log(`client: ${runs} cold runs per app in ${((Date.now() - t) / 1000).toFixed(1)} s (Chromium ${browser.version()}, react-admin ${raVersion()})`);
     console.log(table(figures.get(ours)!, figures.get(reactAdmin)!));
+    if (baseline) console.log(`baseline (${baselineDir}) in the same run:\n${table(figures.get(baseline)!, figures.get(reactAdmin)!)}`);
   } finally {
     await browser?.close();
     for (const front of fronts) await front.close();
@@ -413,4 +420,7 @@ export async function clientFigures(): Promise<void> {
   }
 }
 
-const raVersion = () => (JSON.parse(readFileSync(join(RA_DIR, 'node_modules', 'react-admin', 'package.json'), 'utf8')) as { version: string }).version;
+const raVersion = () => {
+  const file = join(RA_DIR, 'node_modules', 'react-admin', 'package.json');
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version : 'of a kept build';
+};

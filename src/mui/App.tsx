@@ -1,28 +1,28 @@
 import { RouteFallback } from './RouteFallback';
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
-import { guardScreen, screens } from '../core/access/access';
+import { guardScreen, HOME_BY_ROLE, screens } from '../core/access/access';
 import { usePanel } from '../core/app/panel';
 import type { Manifest } from '../../kernel/manifest/types';
 import { session } from '../core/session/session';
 import { useStore } from '../core/store';
 import { notices } from '../core/app/notices';
-import { overridesReady } from '../registry/installed';
 import { preloadPieces } from '../registry/lazy-piece';
+import { eagerLazy, loadEntityScreen, Shell, type EagerLazy } from './panel-code';
 
 const LoginScreen = lazy(() => import('./LoginScreen'));
-// The screens behind the login draw with the application's overrides installed (they load with the shell).
-const Shell = lazy(() => Promise.all([import('./Shell'), overridesReady()]).then(([shell]) => shell));
 const NotFound = lazy(() => import('./NotFound'));
 const Notices = lazy(() => import('./Notices').then((m) => ({ default: m.Notices })));
-const loadEntityScreen = () => import('./EntityScreen');
 
-/** Each manifest's screen: the engine's screen code and the override pieces the manifest names, fetched together. */
-const screenOf = new Map<string, LazyExoticComponent<ComponentType<{ manifest: Manifest }>>>();
+/**
+ * Each manifest's screen: the engine's screen code and the override pieces the manifest names, fetched together;
+ * drawn at once when they are already here (the login screen fetched the screen code ahead).
+ */
+const screenOf = new Map<string, EagerLazy<{ manifest: Manifest }>>();
 function screenFor(manifest: Manifest) {
   let Screen = screenOf.get(manifest.entity);
   if (!Screen) {
-    Screen = lazy(async () => (await Promise.all([loadEntityScreen(), preloadPieces(manifest)]))[0]);
+    Screen = eagerLazy(async () => (await Promise.all([loadEntityScreen(), preloadPieces(manifest)]))[0]);
     screenOf.set(manifest.entity, Screen);
   }
   return Screen;
@@ -86,6 +86,16 @@ function screenRoute(m: Manifest) {
 /** Routes: /login, and one route per manifest with a `screen`; screens without a manifest do not exist yet. */
 export function App() {
   const { manifests } = usePanel();
+  // The moment the login answers, the role's home screen fetches its pieces, so it draws without suspending.
+  useEffect(
+    () =>
+      session.subscribe(() => {
+        const role = session.get().user?.role;
+        const home = role && screens(manifests.all).find((m) => m.screen!.route === (HOME_BY_ROLE[role] ?? '/'));
+        if (home) void screenFor(home).preload().catch(() => undefined);
+      }),
+    [manifests],
+  );
   return (
     <BrowserRouter>
       <Suspense fallback={<RouteFallback />}>

@@ -9,12 +9,15 @@ import InputLabel from '@mui/material/InputLabel';
 import OutlinedInput from '@mui/material/OutlinedInput';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { version } from '../../package.json';
+import { HOME_BY_ROLE } from '../core/access/access';
 import { usePanel } from '../core/app/panel';
+import { session } from '../core/session/session';
 import { useT } from '../core/i18n/i18n';
 import { LanguageSwitch } from './LanguageSwitch';
+import { prefetchPanel } from './panel-code';
 import { PANEL_NAME } from './theme';
 
 /**
@@ -42,6 +45,8 @@ export default function LoginScreen() {
   const [password, setPassword] = useState('');
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // The code behind the login downloads while the user types, once this screen is drawn.
+  useEffect(prefetchPanel, []);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -49,7 +54,9 @@ export default function LoginScreen() {
     setError(null);
     try {
       await panel.login(email, password);
-      navigate('/', { replace: true });
+      // Straight to the role's home: `/` would only redirect there.
+      const role = session.get().user?.role;
+      navigate((role && HOME_BY_ROLE[role]) || '/', { replace: true });
     } catch (e) {
       setError(e instanceof Error && e.message ? e.message : t('Network Error'));
       setPending(false);

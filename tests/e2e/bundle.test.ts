@@ -9,10 +9,18 @@ import { ADMIN, launchBrowser, startServer, type RunningServer } from './harness
 
 const chunks = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../dist/.vite/chunks.json'), 'utf8')) as Record<string, string[]>;
 
-/** The modules of every script the page fetched, once the network has been quiet. */
-async function modulesLoaded(page: Page): Promise<string[]> {
+/** The modules of every script the page fetched (requested by page time `until`, when given), once the network has been quiet. */
+async function modulesLoaded(page: Page, until = Infinity): Promise<string[]> {
   await page.waitForLoadState('networkidle');
-  const scripts = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.endsWith('.js')));
+  const scripts = await page.evaluate(
+    (t) =>
+      performance
+        .getEntriesByType('resource')
+        .filter((e) => e.startTime <= (t ?? Infinity))
+        .map((e) => new URL(e.name).pathname)
+        .filter((p) => p.endsWith('.js')),
+    Number.isFinite(until) ? until : null,
+  );
   return scripts.flatMap((path) => chunks[path.slice(1)] ?? []);
 }
 
@@ -28,14 +36,29 @@ describe('what each screen downloads', () => {
     await server?.stop();
   });
 
-  it('the login screen downloads no grid, form, live socket, data fetching, override or Russian dictionary code', async () => {
-    const page = await (await browser.newContext()).newPage();
+  it('the login screen downloads no grid, form, live socket, data fetching, override or Russian dictionary code before it is drawn, and the shell and grid once it waits', async () => {
+    const context = await browser.newContext();
+    // The page time the password field first appears: what was requested by then is what the login screen needed.
+    await context.addInitScript(() => {
+      new MutationObserver((_, observer) => {
+        if (!document.querySelector('input[type="password"]')) return;
+        (window as unknown as { drawnAt: number }).drawnAt = performance.now();
+        observer.disconnect();
+      }).observe(document, { childList: true, subtree: true });
+    });
+    const page = await context.newPage();
     await page.goto(`${server.url}/login`);
     await page.getByLabel('Password').waitFor();
-    const modules = await modulesLoaded(page);
+    const drawnAt = await page.evaluate(() => (window as unknown as { drawnAt: number }).drawnAt);
+    const modules = await modulesLoaded(page, drawnAt);
     expect(modules).toContain('src/mui/LoginScreen.tsx');
     const panelCode = /node_modules\/(@mui\/x-data-grid|@rjsf|socket\.io-client|swr)\/|^overrides\/(?!names\.ts$)|^src\/i18n\/ru\.json$|^src\/mui\/(Shell|ListScreen|FormModal|DataTable)\.tsx$/;
     expect(modules.filter((m) => panelCode.test(m))).toEqual([]);
+    // While the user types, the code behind the login is fetched ahead (but no form code and no Russian dictionary).
+    const later = await modulesLoaded(page);
+    expect(later).toContain('src/mui/Shell.tsx');
+    expect(later.some((m) => m.startsWith('node_modules/@mui/x-data-grid/'))).toBe(true);
+    expect(later.filter((m) => /node_modules\/@rjsf\/|^src\/i18n\/ru\.json$/.test(m))).toEqual([]);
   });
 
   it('a list screen downloads no bespoke screen or piece it does not name and no Russian dictionary', async () => {

@@ -48,6 +48,50 @@ describe('login screen in Chromium against the real server', () => {
     expect(new URL(page.url()).pathname).toBe('/');
   });
 
+  // The login screen fetches the screens behind it while the user types: a slow or failed fetch must not keep
+  // the user from the home list.
+  const CARE = { email: 'care@example.com', password: 'care-password-1' };
+  let careAdded: Promise<unknown> | undefined;
+  /** The login screen filled in for customer care, whose home is the App Info list. */
+  async function fillCareLogin() {
+    careAdded ??= server.login().then((token) => server.api('GET', '/v1/admin/user/add', { ...CARE, role: 'customercare' }, token));
+    await careAdded;
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('E-mail').fill(CARE.email);
+    await page.getByLabel('Password').fill(CARE.password);
+  }
+
+  it('fetches the panel code while the login screen waits, and still reaches the home list when that fetch is slow', async () => {
+    const panelChunk = /\/assets\/panel-[\w-]+\.js$/;
+    let requested = false;
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(panelChunk, async (route) => {
+      requested = true;
+      await held;
+      await route.continue();
+    });
+    await fillCareLogin();
+    await expect.poll(() => requested).toBe(true);
+    await page.getByRole('button', { name: 'Login' }).click();
+    setTimeout(release, 500);
+    await page.getByRole('button', { name: 'Logout' }).waitFor();
+    await page.getByRole('columnheader', { name: 'Email' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/appinfo');
+  });
+
+  it('reaches the home list when the panel code failed to download while the login screen waited', async () => {
+    const panelChunk = /\/assets\/panel-[\w-]+\.js$/;
+    let failed = 0;
+    await page.route(panelChunk, (route) => (failed++ === 0 ? route.abort() : route.continue()));
+    await fillCareLogin();
+    await expect.poll(() => failed).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.getByRole('button', { name: 'Logout' }).waitFor();
+    await page.getByRole('columnheader', { name: 'Email' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/appinfo');
+  });
+
   it('logs out: token, user and cookies are gone, and protected routes go to /login', async () => {
     await loginThroughScreen(page, server);
     await page.getByRole('button', { name: 'Logout' }).click();

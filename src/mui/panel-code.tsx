@@ -1,0 +1,56 @@
+// The code behind the login (the shell, the entity screen, the application's overrides): loaded on demand by the
+// routes, and fetched ahead while the login screen waits for the user, so the click that logs in only waits for
+// the server. A screen whose code is already here draws at once instead of suspending: a Suspense fallback shown
+// for a moment makes React hold the content that follows it ~300 ms (DESIGN.md section 6).
+import { lazy, type ComponentType } from 'react';
+import { overridesReady } from '../registry/installed';
+
+/** A component loaded on demand whose code can be fetched ahead. */
+export type EagerLazy<P> = ComponentType<P> & { preload: () => Promise<unknown> };
+
+/**
+ * A component loaded on demand whose later renders, once `load` has answered, draw it directly (no suspending).
+ * A failed preload is tried again by the first render that needs it (React.lazy calls `load` only then).
+ */
+export function eagerLazy<P extends object>(load: () => Promise<{ default: ComponentType<P> }>): EagerLazy<P> {
+  let loaded: ComponentType<P> | null = null;
+  let pending: Promise<{ default: ComponentType<P> }> | null = null;
+  const preload = () =>
+    (pending ??= load().then(
+      (m) => {
+        loaded = m.default;
+        return m;
+      },
+      (e: unknown) => {
+        pending = null;
+        throw e;
+      },
+    ));
+  const Suspending = lazy(preload);
+  function EagerLazy(props: P) {
+    const Loaded = loaded ?? Suspending;
+    return <Loaded {...props} />;
+  }
+  return Object.assign(EagerLazy, { preload });
+}
+
+/** The screens behind the login draw with the application's overrides installed (they load with the shell). */
+export const Shell = eagerLazy<object>(() => Promise.all([import('./Shell'), overridesReady()]).then(([shell]) => shell));
+export const loadEntityScreen = () => import('./EntityScreen');
+
+/**
+ * Fetches the shell, the entity screen and the overrides once the login screen is drawn and the browser is idle
+ * (nothing the login screen needs waits for them). A failure is ignored: the routes load them again when needed.
+ */
+export function prefetchPanel(): () => void {
+  const run = () => {
+    void Shell.preload().catch(() => undefined);
+    void loadEntityScreen().catch(() => undefined);
+  };
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(run, { timeout: 1000 });
+    return () => cancelIdleCallback(id);
+  }
+  const id = setTimeout(run, 50);
+  return () => clearTimeout(id);
+}
