@@ -18,6 +18,7 @@ import { session } from '../core/session/session';
 import { useT } from '../core/i18n/i18n';
 import { LanguageSwitch } from './LanguageSwitch';
 import { prefetchPanel } from './panel-code';
+import { preloadFirstPage } from '../core/list/early-page';
 import { PANEL_NAME } from './theme';
 
 /**
@@ -54,9 +55,12 @@ export default function LoginScreen() {
     setError(null);
     try {
       await panel.login(email, password);
-      // Straight to the role's home: `/` would only redirect there.
+      // Straight to the role's home: `/` would only redirect there. Its first rows are asked for at once.
       const role = session.get().user?.role;
-      navigate((role && HOME_BY_ROLE[role]) || '/', { replace: true });
+      const home = (role && HOME_BY_ROLE[role]) || '/';
+      const screen = role && panel.manifests.all.find((m) => m.screen?.route === home && m.list);
+      if (screen) preloadFirstPage(panel, screen, role);
+      navigate(home, { replace: true });
     } catch (e) {
       setError(e instanceof Error && e.message ? e.message : t('Network Error'));
       setPending(false);

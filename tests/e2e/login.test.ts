@@ -92,6 +92,29 @@ describe('login screen in Chromium against the real server', () => {
     expect(new URL(page.url()).pathname).toBe('/appinfo');
   });
 
+  it('asks for the home list the moment the login answers, while the screen code is still on its way, and only once', async () => {
+    const panelChunk = /\/assets\/panel-[\w-]+\.js$/;
+    const listCalls: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/v1/admin/appinfo/get') listCalls.push(request.url());
+    });
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(panelChunk, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await fillCareLogin();
+    await page.getByRole('button', { name: 'Login' }).click();
+    // The screen cannot draw yet (its code is held), but its first page is already asked for.
+    await expect.poll(() => listCalls.length).toBe(1);
+    release();
+    await page.getByRole('columnheader', { name: 'Email' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(listCalls).toHaveLength(1);
+    expect(new URL(listCalls[0]).searchParams.get('page')).toBe('1');
+  });
+
   it('logs out: token, user and cookies are gone, and protected routes go to /login', async () => {
     await loginThroughScreen(page, server);
     await page.getByRole('button', { name: 'Logout' }).click();

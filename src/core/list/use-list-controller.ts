@@ -16,11 +16,10 @@ import { useStore } from '../store';
 import { countText } from './count';
 import { callParamsOf, fillTemplate, type ListContextValue } from './list-context';
 import { hasFilter, parseListQuery, toApiParams, toSearchParams, type ListQuery } from './list-query';
+import { answeredFor, fetchListPage, takeEarlyPage } from './early-page';
 
 export type Row = Record<string, unknown>;
 
-/** The parameters (as a key) each fetched page was answered for: its `next` cursor is only good for the page after it. */
-const answeredFor = new WeakMap<object, string>();
 export type RowId = string | number;
 
 /** The rows before the first page arrives: one array, so the grid does not take each render for new rows. */
@@ -114,11 +113,9 @@ export function useListController(manifest: Manifest): ListController {
   const after = cursor?.key === paramsKey ? cursor.after : undefined;
   const { data, error, isLoading, isValidating, mutate } = useSWR<ListResult<Row>>(
     listAction ? [listAction[1].path, paramsKey] : null,
-    async () => {
-      const result = await panel.provider.list<Row>(listAction![1], after ? { ...apiParams, after } : apiParams);
-      answeredFor.set(result, paramsKey);
-      return result;
-    },
+    () =>
+      (!after && takeEarlyPage<Row>(listAction![1].path, paramsKey)) ||
+      fetchListPage<Row>(panel, listAction![1], after ? { ...apiParams, after } : apiParams, paramsKey),
     { keepPreviousData: true, revalidateOnFocus: false },
   );
   const rows = data?.rows ?? NO_ROWS;
