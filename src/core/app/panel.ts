@@ -34,6 +34,12 @@ export function createPanel(config: PanelConfig, manifests: ManifestSet): Panel 
     onUnauthorized: sessionEnded,
   });
 
+  /** Runs `work` when the browser is next idle (at the latest after a second). */
+  const whenIdle = (work: () => void) => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 1000 });
+    else setTimeout(work, 0);
+  };
+
   const panel: Panel = {
     config,
     manifests,
@@ -42,7 +48,10 @@ export function createPanel(config: PanelConfig, manifests: ManifestSet): Panel 
       try {
         const data = await provider.request<{ token: string; user: SessionUser }>('POST', '/v1/user/login', { email, password });
         signIn(data.token, data.user);
-        void connectLive(config.backendUrl, data.token, sessionEnded);
+        // The socket opens once the home screen has drawn (the browser is idle), not in the way of its first rows.
+        whenIdle(() => {
+          if (session.get().token === data.token) void connectLive(config.backendUrl, data.token, sessionEnded);
+        });
       } catch (e) {
         signOut();
         throw e;
