@@ -47,9 +47,11 @@ export function withMask(text: string): string {
   return text.includes('/') ? text : `${text}/32`;
 }
 
-/** The fewest CIDR blocks that cover exactly start..end (inclusive), in order. */
-export function rangeToCidrs(start: number, end: number): string[] {
-  const blocks: string[] = [];
+/**
+ * The fewest CIDR blocks that cover exactly start..end (inclusive), in order, each handed to `block` as its first
+ * address and mask: the IP import's worker keeps them as numbers. @example eachCidrBlock(1, 2, (a, m) => ...)
+ */
+export function eachCidrBlock(start: number, end: number, block: (address: number, mask: number) => void): void {
   let cursor = start;
   while (cursor <= end) {
     // The largest block that starts at cursor (aligned) and does not pass end.
@@ -59,9 +61,15 @@ export function rangeToCidrs(start: number, end: number): string[] {
       size *= 2;
       bits += 1;
     }
-    blocks.push(`${formatIpv4(cursor)}/${32 - bits}`);
+    block(cursor, 32 - bits);
     cursor += size;
   }
+}
+
+/** The fewest CIDR blocks that cover exactly start..end (inclusive), in order. */
+export function rangeToCidrs(start: number, end: number): string[] {
+  const blocks: string[] = [];
+  eachCidrBlock(start, end, (address, mask) => blocks.push(`${formatIpv4(address)}/${mask}`));
   return blocks;
 }
 

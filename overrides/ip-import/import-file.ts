@@ -3,7 +3,7 @@
 // kept as two numbers in typed arrays instead of a string, so a file of 100,000 lines that expands to 450,000
 // blocks is read in tens of milliseconds, the page receives only counts and the first lines, and the addArray
 // body is written straight into bytes. Pure functions, no DOM: run in parse.worker.ts and in the unit tests.
-import { parseIpv4, type ImportProblem } from '../../kernel/rules/ip';
+import { eachCidrBlock, parseIpv4, type ImportProblem } from '../../kernel/rules/ip';
 
 /** Lines named in the preview's list of bad lines; the rest are only counted. */
 export const NAMED_PROBLEMS = 200;
@@ -81,20 +81,8 @@ export function parseCidr(text: string, out: Uint8Array): number {
   return address;
 }
 
-/** The fewest CIDR blocks that cover exactly start..end (inclusive), in order: `rangeToCidrs` of the kernel, as numbers. */
-function pushRange(blocks: Blocks, start: number, end: number) {
-  let cursor = start;
-  while (cursor <= end) {
-    let size = 1;
-    let bits = 0;
-    while (bits < 32 && cursor % (size * 2) === 0 && cursor + size * 2 - 1 <= end) {
-      size *= 2;
-      bits += 1;
-    }
-    blocks.push(cursor, 32 - bits);
-    cursor += size;
-  }
-}
+/** The fewest CIDR blocks that cover exactly start..end (inclusive), in order, as numbers. */
+const pushRange = (blocks: Blocks, start: number, end: number) => eachCidrBlock(start, end, (address, mask) => blocks.push(address, mask));
 
 /**
  * Reads an import file: blank lines dropped; `start~end` expanded to the CIDR blocks that cover exactly that
