@@ -108,6 +108,16 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
         }
         await new Promise((r) => setTimeout(r, 100));
       }
+      // Refusing new connections is not yet down: a closing server still answers 503 on a browser's kept-alive
+      // connection. Stopped means the process group is gone (the server exits within its stop grace).
+      for (let i = 0; i < 200; i++) {
+        try {
+          process.kill(-child.pid!, 0);
+        } catch {
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

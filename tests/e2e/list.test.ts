@@ -44,7 +44,10 @@ describe('the generic list screen with more than 500 rows', () => {
     // The grid draws the last of the 500 rows when scrolled to the bottom: it did not cap the page at 100.
     await page.locator('.MuiDataGrid-virtualScroller').evaluate((el) => el.scrollTo(0, el.scrollHeight));
     await page.locator('.MuiDataGrid-row[data-rowindex="499"]').waitFor();
-    expect(await page.locator('.MuiDataGrid-row[data-id]').filter({ hasText: 'platform-500' }).count()).toBe(1);
+    // The row's cells may fill a frame after the row itself is placed.
+    const last = page.locator('.MuiDataGrid-row[data-id]').filter({ hasText: 'platform-500' });
+    await last.waitFor();
+    expect(await last.count()).toBe(1);
   });
 
   it('keeps the view in the URL: a copied link reopens page 2 sorted by name desc, and Back returns', async () => {
