@@ -3,7 +3,7 @@
 import type { Manifest } from '../../kernel/manifest/types.ts';
 import type { BeforeDestroy, CustomHandler, RecordCheck, ServerActions, ValueSource } from './types.ts';
 import { deleteExperimentUser, experimentRules } from './experiment.ts';
-import { addIpArray, checkIpArray } from './testers-ip.ts';
+import { addIpArrayHandler } from './testers-ip.ts';
 import { listVersions } from './versions.ts';
 import { reloadBuilds, reloadBuildsForWl, updateBuildStatuses } from './builds.ts';
 import { getOfficeIp, officeIpSource, updateOfficeIp } from './office-ip.ts';
@@ -20,8 +20,8 @@ export const customHandlers: Record<string, CustomHandler> = {
   'build.update': { write: true, run: updateBuildStatuses },
   'officeIp.get': { run: getOfficeIp },
   'officeIp.update': { write: true, run: updateOfficeIp },
-  // A 100,000-line import is a few MB of JSON; its entries are checked before the write's transaction opens.
-  'testersIP.addArray': { write: true, bodyLimit: 64 * 1024 * 1024, prepare: checkIpArray, run: addIpArray },
+  // Its entries are read and checked on a worker thread, before the write's transaction opens.
+  'testersIP.addArray': addIpArrayHandler,
   'experiment.deleteUser': { write: true, touches: ['experimentUser'], run: deleteExperimentUser },
   'gitlab.runPipeline': runPipeline,
   'gitlab.jobs': { run: pipelineJobs },

@@ -1,100 +1,87 @@
-// testersIP.addArray: the IP import stores the whole list in one transaction or nothing, after checking
-// every entry with the same rules the import modal uses. A list may hold a million entries: it is checked
-// before the transaction opens and stored with one multi-row INSERT per chunk, as large as the database's
-// bind-parameter limit allows, and the work pauses for the event loop between slices, so other requests
-// (the device lookup, /healthz) are served meanwhile instead of waiting seconds behind one import.
-import type { Kysely } from 'kysely';
-import { isIpv4Cidr, withMask } from '../../kernel/rules/ip.ts';
+// testersIP.addArray: the IP import stores the whole list in one transaction or nothing, after checking every
+// entry with the same rules the import modal uses. A list may hold a million entries, so none of them ever becomes
+// an object on the event loop: the body's bytes go to a worker thread that parses and checks them
+// (./ip-import-worker.ts), and the rows are stored from there, on SQLite by the worker's own connection (the whole
+// write, audit row included: server/db/large-write.ts), on PostgreSQL as one `unnest` statement per chunk. Other
+// requests (the device lookup, /healthz) are served meanwhile instead of waiting behind one import.
+import { sql, type Kysely } from 'kysely';
 import { fieldError } from '../errors.ts';
-import type { ActionContext } from './types.ts';
+import { onWorkerConnection } from '../db/large-write.ts';
+import type { JsonBytes } from '../plugins/json-body.ts';
+import { ImportWorker, type ParsedBody } from './ip-import-worker.ts';
+import type { ActionContext, CustomHandler } from './types.ts';
 
-const IMPORT_VENDORS = new Set(['samsung', 'lg']);
-/** Enough named entries for a person to find the bad lines, without a megabyte-long message. */
-const NAMED_PROBLEMS = 20;
-/** Entries checked between two pauses for the event loop (about 10 ms of work). */
-const CHECK_SLICE = 20_000;
-/** Rows per INSERT at most: more rows per statement only holds the event loop longer (SQLite runs it there: 2,500 rows took 40-170 ms on this busy machine). */
-const MAX_STATEMENT_ROWS = 1_000;
+/** Rows per statement where the server's connection stores them (PostgreSQL): two array parameters of this many. */
+export const UNNEST_ROWS = 50_000;
 
-type ImportRow = Record<'ip' | 'vendor' | 'createdAt' | 'updatedAt', string>;
-
-/** Lets timers and other requests' I/O run before the next slice of work. */
-const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** The problem of one entry, or null when it may be stored. */
-function entryProblem(entry: unknown): string | null {
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return 'must be an object {ip, vendor}';
-  const extra = Object.keys(entry).find((key) => key !== 'ip' && key !== 'vendor');
-  if (extra !== undefined) return `${extra}: is not an accepted field`;
-  const { ip, vendor } = entry as Record<string, unknown>;
-  if (typeof ip !== 'string' || !isIpv4Cidr(ip)) return `ip ${JSON.stringify(ip)} is not an IPv4 address with an optional /mask of 0-32`;
-  if (typeof vendor !== 'string' || !IMPORT_VENDORS.has(vendor)) return `vendor ${JSON.stringify(vendor)} must be samsung or lg`;
-  return null;
+/**
+ * The entries as the input schema sees them: a list of the right length whose items stay on the worker (ajv
+ * checks only the list's type and length: `items` is `{}`).
+ */
+class EntriesInWorker extends Array<unknown> {
+  worker!: ImportWorker;
+  parsed!: ParsedBody;
 }
 
-/** The checked entries of an import and its time; each becomes a row only when its statement is built. */
+/** The checked import: its worker, its size and its time. */
 interface CheckedImport {
-  entries: { ip: string; vendor: string }[];
+  worker: ImportWorker;
+  count: number;
   now: string;
 }
 
-/**
- * Checks every entry (in slices); one bad entry refuses it all, naming the first ones. The rows are made per
- * statement later, not here: a million row objects kept alive at once only made the garbage collector's pauses longer.
- */
-export async function checkIpArray({ input }: Pick<ActionContext, 'input'>): Promise<CheckedImport> {
-  const entries = input.ips as unknown[];
-  const problems: string[] = [];
-  let bad = 0;
-  for (let start = 0; start < entries.length; start += CHECK_SLICE) {
-    if (start > 0) await pause();
-    for (let index = start; index < Math.min(start + CHECK_SLICE, entries.length); index++) {
-      const entry = entries[index];
-      const problem = entryProblem(entry);
-      if (problem === null) continue;
-      bad += 1;
-      if (problems.length < NAMED_PROBLEMS) problems.push(`line ${index + 1}: ${problem}`);
-    }
+/** Hands the body to a worker; its `ips` list comes back as a stand-in, any other shape as it was sent. */
+async function readImportBody(body: JsonBytes): Promise<{ input: unknown; end(): Promise<void> }> {
+  const worker = new ImportWorker(body.bytes);
+  const parsed = await worker.parsed.catch(async (error: unknown) => {
+    await worker.close();
+    throw error;
+  });
+  if (parsed.refused !== undefined) {
+    await worker.close();
+    throw body.refusal(parsed.refused);
   }
+  const input = parsed.length === undefined ? parsed.top : { ...(parsed.top as object), ips: Object.assign(new EntriesInWorker(parsed.length), { worker, parsed }) };
+  return { input, end: () => worker.close() };
+}
+
+/** One bad entry refuses it all, naming the first ones (the worker checked them). */
+export async function checkIpArray({ input }: Pick<ActionContext, 'input'>): Promise<CheckedImport> {
+  const entries = input.ips;
+  if (!(entries instanceof EntriesInWorker)) throw new Error('testersIP.addArray reads its body on its worker (readBody)');
+  const { bad = 0, problems = [] } = entries.parsed;
   if (bad > 0) {
     const more = bad > problems.length ? ` (and ${bad - problems.length} more)` : '';
     throw fieldError('ips', `ips: ${bad} bad ${bad === 1 ? 'entry' : 'entries'}, nothing stored: ${problems.join('; ')}${more}`);
   }
-  return { entries: entries as CheckedImport['entries'], now: new Date().toISOString() };
+  return { worker: entries.worker, count: entries.length, now: new Date().toISOString() };
 }
 
-/**
- * Inserts items with one multi-row statement per chunk: as many rows as the bind-parameter limit allows
- * (SQLite 32,766 per statement, PostgreSQL 65,535), at most MAX_STATEMENT_ROWS, pausing between statements.
- * `toRow` makes each item's row when its statement is built. Answers the number of statements.
- */
-export async function insertInChunks<T>(
-  db: Kysely<any>,
-  table: string,
-  items: readonly T[],
-  maxParameters: number,
-  toRow: (item: T) => Record<string, unknown> = (item) => item as Record<string, unknown>,
-): Promise<number> {
-  if (!items.length) return 0;
-  const perStatement = Math.max(1, Math.min(MAX_STATEMENT_ROWS, Math.floor(maxParameters / Object.keys(toRow(items[0])).length)));
-  let statements = 0;
-  for (let start = 0; start < items.length; start += perStatement) {
-    if (start > 0) await pause();
-    await db.insertInto(table).values(items.slice(start, start + perStatement).map(toRow)).execute();
-    statements++;
-  }
-  return statements;
-}
-
-/** Stores the checked rows in the write's transaction; on SQLite the checkpoint after its commit runs off the event loop (server/db/large-write.ts). */
+/** Stores the checked rows in the write's transaction: by the worker on its own connection, or chunk by chunk. */
 export async function addIpArray({ engine, db, prepared }: ActionContext) {
-  const { entries, now } = prepared as CheckedImport;
-  const toRow = ({ ip, vendor }: CheckedImport['entries'][number]): ImportRow => ({ ip: withMask(ip), vendor, createdAt: now, updatedAt: now });
-  const large = await engine.caps.largeWrite(db, engine.db);
-  try {
-    await insertInChunks(db, engine.models.get('testerIP')!.table, entries, engine.caps.maxParameters, toRow);
-  } finally {
-    large.done();
+  const { worker, count, now } = prepared as CheckedImport;
+  const table = engine.models.get('testerIP')!.table;
+  if (worker.hasConnection) {
+    await worker.insertAll(table, now);
+    return { count };
   }
-  return { count: entries.length };
+  const at = sql`cast(${now} as ${sql.raw(engine.caps.columnType('timestamp'))})`;
+  for (let start = 0; ; start += UNNEST_ROWS) {
+    const chunk = await worker.chunk(start, UNNEST_ROWS);
+    if (!chunk) break;
+    await sql`insert into ${sql.table(table)} (${sql.ref('ip')}, ${sql.ref('vendor')}, ${sql.ref('createdAt')}, ${sql.ref('updatedAt')})
+      select u.ip, u.vendor, ${at}, ${at} from unnest(${chunk.ips}::text[], ${chunk.vendors}::text[]) as u(ip, vendor)`.execute(db);
+  }
+  return { count };
 }
+
+export const addIpArrayHandler: CustomHandler = {
+  write: true,
+  // A 1,000,000-entry import is about 40 MB of JSON.
+  bodyLimit: 64 * 1024 * 1024,
+  readBody: readImportBody,
+  prepare: checkIpArray,
+  writeOn: async <T>({ engine, prepared }: ActionContext, transact: (db?: Kysely<any>) => Promise<T>) =>
+    onWorkerConnection(engine.db, (prepared as CheckedImport).worker, await engine.caps.workerWriteFile(engine.db), transact),
+  run: addIpArray,
+};

@@ -6,6 +6,7 @@ import type { Actor, AuditLog } from '../plugins/audit.ts';
 import type { LiveHub } from '../plugins/live-hub.ts';
 import type { ChangeFeed } from './changes.ts';
 import type { Reads } from '../db/read-pool.ts';
+import type { JsonBytes } from '../plugins/json-body.ts';
 import type { EntityModel } from './model.ts';
 
 export interface Engine {
@@ -68,6 +69,17 @@ export interface CustomHandler {
    * database meanwhile; its result reaches `run` (and `undo`) as `ctx.prepared`.
    */
   prepare?(ctx: ActionContext): Promise<unknown>;
+  /**
+   * Reads the call's JSON body from its bytes instead of the event loop parsing it (a body of a million entries):
+   * answers the input, which the input schema then checks as usual, and an end for what it started (called once the
+   * call is answered). The route then receives the body undecoded (server/plugins/json-body.ts).
+   */
+  readBody?(body: JsonBytes): Promise<{ input: unknown; end(): Promise<void> }>;
+  /**
+   * Runs the write's transaction, `transact`, on a connection of the handler's choosing (given to `transact`; none:
+   * the server's own), e.g. a worker thread's for a write too large for the event loop (server/db/large-write.ts).
+   */
+  writeOn?<T>(ctx: ActionContext, transact: (db?: Kysely<any>) => Promise<T>): Promise<T>;
   /** Takes back what `prepare` did when the write then fails; its own failure is reported, never thrown. */
   undo?(ctx: ActionContext): Promise<void>;
   /**

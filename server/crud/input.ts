@@ -27,7 +27,11 @@ export const inputSource = (action: Pick<ActionDecl, 'input' | 'method'>): Input
 
 /** The fields of the request as a prototype-free object; repeated query keys and poisoned keys are refused. */
 export function readRaw(request: FastifyRequest, source: InputSource): Record<string, unknown> {
-  const raw = source === 'query' ? request.query : request.body;
+  return inputOf(source === 'query' ? request.query : request.body, source);
+}
+
+/** A query, form or body value as readRaw makes it: a prototype-free object of its fields, each checked. */
+export function inputOf(raw: unknown, source: InputSource): Record<string, unknown> {
   const out: Record<string, unknown> = Object.create(null);
   if (raw === undefined || raw === null || raw === '') return out;
   if (typeof raw !== 'object' || Array.isArray(raw)) throw malformed('The body must be a JSON object');

@@ -9,7 +9,8 @@ import { readMultipart, removeStagedUploads } from '../plugins/uploads.ts';
 import type { CustomHandler } from '../actions/index.ts';
 import type { Engine } from './context.ts';
 import { buildHandler } from './handlers.ts';
-import { inputSource, readRaw } from './input.ts';
+import { inputOf, inputSource, readRaw } from './input.ts';
+import { JsonBytes } from '../plugins/json-body.ts';
 
 /** A call that takes its input from the query string carries no body. */
 export const QUERY_BODY_LIMIT = 1024;
@@ -39,11 +40,14 @@ export function registerCrudRoutes(app: FastifyInstance, engine: Engine, manifes
     for (const [name, action] of Object.entries(manifest.actions)) {
       const handler = buildHandler(engine, model, name, action);
       const source = inputSource(action);
+      const readBody = action.kind === 'custom' ? engine.actions.handlers[action.handler!]?.readBody : undefined;
       const fieldCount = Object.keys(model?.props ?? (action.inputSchema as { properties?: object } | undefined)?.properties ?? {}).length;
       app.route({
         method: action.method,
         url: action.path,
         bodyLimit: bodyLimitOf(action, engine.actions.handlers),
+        // A handler that reads its own body gets its bytes (server/plugins/json-body.ts).
+        config: { jsonBytes: !!readBody && source === 'json' },
         // Fastify answers HEAD with the GET handler: for a GET that writes, that would run the write.
         exposeHeadRoute: !writes(action, engine.actions.handlers),
         // A public (device) call: no role rule, a token sent is ignored, the per-address limit instead.
@@ -52,11 +56,16 @@ export function registerCrudRoutes(app: FastifyInstance, engine: Engine, manifes
           ? { preValidation: readMultipart(engine.dataDir, { files: manifest.storage?.files ?? {}, fields: fieldCount, titles: titlesOf(model?.props) }), onSend: removeStagedUploads }
           : {}),
         handler: async (request) => {
-          const input = readRaw(request, source);
-          const actor = (action.public ? null : request.user) as AuthUser;
-          const client = { ip: request.ip, origin: `${request.protocol}://${request.host}` };
-          const data = await handler({ input, source, actor, path: action.path, entity: manifest.entity, client });
-          return { result: true, data };
+          const read = readBody && request.body instanceof JsonBytes ? await readBody(request.body) : undefined;
+          try {
+            const input = read ? inputOf(read.input, source) : readRaw(request, source);
+            const actor = (action.public ? null : request.user) as AuthUser;
+            const client = { ip: request.ip, origin: `${request.protocol}://${request.host}` };
+            const data = await handler({ input, source, actor, path: action.path, entity: manifest.entity, client });
+            return { result: true, data };
+          } finally {
+            await read?.end();
+          }
         },
       });
       if (action.method === 'GET' && writes(action, engine.actions.handlers)) {

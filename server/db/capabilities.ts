@@ -1,7 +1,6 @@
 // What the server needs of a database dialect (server/db/database.ts implements it for SQLite and PostgreSQL),
 // in a file of its own so that the outage guard can name it without importing the database module.
 import type { Kysely } from 'kysely';
-import type { LargeWrite } from './large-write.ts';
 
 export type ColumnKind = 'integer' | 'number' | 'string' | 'boolean' | 'json' | 'timestamp';
 
@@ -30,10 +29,11 @@ export interface Capabilities {
    */
   dataVersion(db: Kysely<any>): Promise<number | null>;
   /**
-   * Starts a write of very many rows in the transaction `trx` of `db` (the IP import): what keeps its commit from
-   * holding the event loop (SQLite: server/db/large-write.ts; PostgreSQL: nothing).
+   * The database file a worker thread's own connection writes a very large transaction to (the IP import), so that
+   * its statements and commit hold no event loop (SQLite: server/db/large-write.ts); undefined where the server's
+   * own connection serves as well (PostgreSQL runs and commits it on its own server; an in-memory SQLite).
    */
-  largeWrite(trx: Kysely<any>, db: Kysely<any>): Promise<LargeWrite>;
+  workerWriteFile(db: Kysely<any>): Promise<string | undefined>;
   /** The most bind parameters one statement may carry (SQLite's SQLITE_MAX_VARIABLE_NUMBER, PostgreSQL's wire limit). */
   maxParameters: number;
   /** Why the database cannot serve this now (gone, busy, out of space, too slow), else undefined: a 503. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { DatabaseHealth, guardDialect } from './guard.ts';
-import { noLargeWrite, sqliteLargeWrite } from './large-write.ts';
+import { sqliteFile } from './large-write.ts';
 import {
   CompiledQuery,
   Kysely,
@@ -114,7 +114,7 @@ const sqliteCaps: Capabilities = {
     code(e) === 'SQLITE_CONSTRAINT_FOREIGNKEY' || (code(e).startsWith('SQLITE_CONSTRAINT') && /FOREIGN KEY/.test(String((e as Error).message))),
   lockKey: async () => {},
   maxParameters: 32_766,
-  largeWrite: sqliteLargeWrite,
+  workerWriteFile: sqliteFile,
   dataVersion: async (db) => Number((await sql<{ data_version: number }>`pragma data_version`.execute(db)).rows[0].data_version),
   outage: (e) => (code(e).startsWith('SQLITE_BUSY') ? BUSY : code(e) === 'SQLITE_FULL' ? FULL : undefined),
   isBadValue: (e) => code(e) === 'SQLITE_TOOBIG' || code(e) === 'SQLITE_MISMATCH',
@@ -134,7 +134,7 @@ const postgresCaps: Capabilities = {
     await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
   },
   maxParameters: 65_535,
-  largeWrite: noLargeWrite,
+  workerWriteFile: async () => undefined,
   dataVersion: async () => null,
   // SQLSTATE: 08 connection exceptions; 57P01-03 server shutting down or starting; 53300 too many connections;
   // 53100 disk full; 57014 statement timeout; 40001/40P01 serialization failure and deadlock, worth a retry.

@@ -1,92 +1,105 @@
-// A large write on SQLite without a long stall at its end (issue 14: the IP import of up to 1,000,000 rows, one
-// transaction). better-sqlite3 runs the COMMIT on the event loop, and a commit of a quarter-gigabyte transaction
-// did three slow things there: SQLite's automatic checkpoint copied the whole WAL into the database file (0.3-0.6 s),
-// the WAL's fsync flushed every frame the transaction had spilled, and the frames it rewrote were read back for their
-// checksums (0.1-0.2 s each, per million rows on this machine). Here the automatic checkpoint is off from the
-// write's start until after its end, and the checkpoint then runs on a worker thread with its own connection
-// (PASSIVE: readers and writers go on meanwhile). What stays on the event loop is the commit itself, 0.25-0.35 s
-// for a million rows on this busy machine, mostly re-reading and checksumming the WAL frames the transaction
-// rewrote. Flushing the WAL from the thread pool while statements run stalled them instead (writes to pages being
-// written back wait), and flushing between statements gained nothing measurable. Only running the whole
-// transaction on a thread of its own would remove it.
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
-import { sql, type Kysely } from 'kysely';
+// A large write on SQLite without a long stall (issue 14: the IP import of up to 1,000,000 rows, one transaction).
+// better-sqlite3 runs every statement and the COMMIT on the thread that calls it; a commit of a quarter-gigabyte
+// transaction held the event loop 0.25-0.35 s (re-reading and checksumming the WAL frames it had rewritten), even
+// with the automatic checkpoint moved to a worker. So the whole transaction runs on a worker thread with its own
+// connection to the file, reached through a Kysely of its own (the audit row goes the same way, so both commit
+// together), while the server's own connection is held: Kysely runs that one connection behind a mutex, so every
+// other query waits for the import asynchronously, as it waited for the import's transaction before, and no
+// statement of the server's can meet the worker's write lock. The worker checkpoints after its commit (PASSIVE),
+// so no later commit on the event loop finds a quarter-gigabyte WAL to copy.
+import {
+  CompiledQuery,
+  Kysely,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  sql,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+} from 'kysely';
 
-export interface LargeWrite {
-  /** When the write's statements are done, still inside its transaction: what follows waits for its end. */
-  done(): void;
+export interface WorkerQueryResult {
+  rows: unknown[];
+  changes?: number;
+  lastInsertRowid?: number;
 }
 
-/** For databases that need nothing (PostgreSQL commits on its own server). */
-export const noLargeWrite = async (): Promise<LargeWrite> => ({ done() {} });
-
-// CommonJS run with eval and without the parent's flags (as the read pool's workers).
-const CHECKPOINT = `
-const { parentPort, workerData } = require('node:worker_threads');
-const SQLite = require(workerData.driver);
-const db = new SQLite(workerData.file, { fileMustExist: true });
-let result;
-// Readers still on an older snapshot keep some frames from being copied: try again a few times.
-for (let attempt = 0; attempt < 20; attempt++) {
-  result = db.pragma('wal_checkpoint(PASSIVE)')[0];
-  if (result.busy === 0 && result.checkpointed === result.log) break;
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
-}
-db.close();
-parentPort.postMessage(result);
-`;
-
-const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-
-/** Runs a PASSIVE checkpoint of `file` on a worker thread. */
-function checkpointOffThread(file: string): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(CHECKPOINT, { eval: true, execArgv: [], workerData: { file, driver } });
-    worker.unref();
-    worker.once('message', resolve);
-    worker.once('error', reject);
-    worker.once('exit', (code) => (code === 0 ? resolve(undefined) : reject(new Error(`checkpoint worker exited with ${code}`))));
-  });
+/** A worker thread that runs SQL on a connection of its own (the IP import's: server/actions/ip-import-worker.ts). */
+export interface WorkerQueries {
+  open(file: string): Promise<void>;
+  query(sql: string, parameters: readonly unknown[]): Promise<WorkerQueryResult>;
+  /** Checkpoints after the commit and closes the connection (and the thread); never throws. */
+  close(): Promise<void>;
 }
 
-/** Large writes under way per database file, and the automatic checkpoint to restore after the last one. */
-const running = new Map<string, { count: number; autocheckpoint: number }>();
+/** SQLite: the database file, which a worker thread opens too (the server always opens a file: database.ts). */
+export async function sqliteFile(db: Kysely<any>): Promise<string> {
+  const files = await sql<{ name: string; file: string }>`pragma database_list`.execute(db);
+  const file = files.rows.find((row) => row.name === 'main')?.file;
+  if (!file) throw new Error('A large write needs the SQLite database in a file: a worker thread opens it too');
+  return file;
+}
+
+class WorkerConnection implements DatabaseConnection {
+  constructor(private readonly worker: WorkerQueries) {}
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const { rows, changes, lastInsertRowid } = await this.worker.query(query.sql, query.parameters);
+    return {
+      rows: rows as R[],
+      ...(changes === undefined ? {} : { numAffectedRows: BigInt(changes), insertId: lastInsertRowid === undefined ? undefined : BigInt(lastInsertRowid) }),
+    };
+  }
+  // eslint-disable-next-line require-yield -- no caller streams on this connection
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('A worker connection does not stream');
+  }
+}
+
+/** Kysely's driver for one worker connection; BEGIN IMMEDIATE as the server's own (server/db/database.ts). */
+class WorkerDriver implements Driver {
+  private readonly connection: WorkerConnection;
+  constructor(worker: WorkerQueries) {
+    this.connection = new WorkerConnection(worker);
+  }
+  async init() {}
+  async acquireConnection() {
+    return this.connection;
+  }
+  async beginTransaction(connection: DatabaseConnection) {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+  async commitTransaction(connection: DatabaseConnection) {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+  async rollbackTransaction(connection: DatabaseConnection) {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+  async releaseConnection() {}
+  async destroy() {}
+}
 
 /**
- * SQLite: starts a large write in the transaction `trx` of the connection `db` (one connection: a query on `db`
- * waits until the transaction has ended, which is how the work after the commit is scheduled).
- * @example const large = await sqliteLargeWrite(trx, engine.db); ...insert...; large.done();
+ * Runs `write` with a Kysely over the worker's own connection to the SQLite file behind `db`, while `db`'s
+ * connection is held, then closes the worker; when there is no `file` (PostgreSQL, an in-memory SQLite), with `db` itself.
+ * @example await onWorkerConnection(engine.db, worker, await engine.caps.workerWriteFile(engine.db), (db) => db.transaction().execute(...))
  */
-export async function sqliteLargeWrite(trx: Kysely<any>, db: Kysely<any>): Promise<LargeWrite> {
-  const files = await sql<{ name: string; file: string }>`pragma database_list`.execute(trx);
-  const file = files.rows.find((row) => row.name === 'main')?.file;
-  if (!file) return noLargeWrite(); // an in-memory database has no WAL
-  let state = running.get(file);
-  if (!state) {
-    // Read once per file, before this module ever turned it off: a later read could see the 0 of a write whose
-    // checkpoint is still under way.
-    const current = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(trx);
-    state = { count: 0, autocheckpoint: Number(current.rows[0]?.wal_autocheckpoint ?? 1000) };
-    running.set(file, state);
-  }
-  if (state.count === 0) await sql`pragma wal_autocheckpoint = 0`.execute(trx);
-  state.count += 1;
-  const started = state;
-  return {
-    done() {
-      // Runs once the write's transaction has committed or rolled back.
-      const after = async () => void (await sql`select 1`.execute(db));
-      const restore = async () => {
-        if (--started.count > 0) return;
-        await checkpointOffThread(file);
-        if (started.count === 0) await sql`pragma wal_autocheckpoint = ${sql.raw(String(started.autocheckpoint))}`.execute(db);
-      };
-      // A failure here means the database was closed meanwhile (the server stopping): nothing is left to restore.
-      void after()
-        .catch(() => {})
-        .then(restore)
-        .catch(() => {});
-    },
-  };
+export async function onWorkerConnection<T>(db: Kysely<any>, worker: WorkerQueries, file: string | undefined, write: (db: Kysely<any>) => Promise<T>): Promise<T> {
+  if (!file) return write(db);
+  return db.connection().execute(async () => {
+    await worker.open(file);
+    const own = new Kysely<any>({
+      dialect: {
+        createAdapter: () => new SqliteAdapter(),
+        createDriver: () => new WorkerDriver(worker),
+        createIntrospector: (k) => new SqliteIntrospector(k),
+        createQueryCompiler: () => new SqliteQueryCompiler(),
+      },
+    });
+    try {
+      return await write(own);
+    } finally {
+      await worker.close();
+    }
+  });
 }

@@ -5,6 +5,8 @@
 // refusals, same 400 for bad JSON), and the work pauses for the event loop between slices. Smaller bodies
 // are parsed as before, at once. The body is decoded chunk by chunk as it arrives (Fastify's own reading joins
 // all the chunks and decodes them at once: 37 MiB took 80-100 ms in one piece), with Fastify's limits and refusals.
+// A route whose config says `jsonBytes` (the IP import: a million entries as objects meant long garbage-collection
+// pauses) gets its body undecoded instead, as a JsonBytes, and reads it off the event loop itself.
 import { StringDecoder } from 'node:string_decoder';
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 
@@ -141,34 +143,55 @@ export async function parseInSlices(text: string, parse: Parse, slice = SLICE): 
   return value(text.charCodeAt(0) === 0xfeff ? 1 : 0, text.length);
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The JSON body reaches the handler as a JsonBytes, undecoded. */
+    jsonBytes?: boolean;
+  }
+}
+
 type Payload = NodeJS.ReadableStream & { receivedEncodedLength?: number };
+
+/** The JSON body of a route with `config: { jsonBytes: true }`, undecoded, for the handler to read off the event loop. */
+export class JsonBytes {
+  constructor(
+    readonly bytes: Buffer,
+    /** The error Fastify's own parser answers for `text`: a body found bad elsewhere is refused in the same words. */
+    readonly refusal: (text: string) => Error,
+  ) {}
+}
 
 /**
  * The body as text, as Fastify's `parseAs: 'string'` reads it (the route's bodyLimit, 413 above it whether
- * declared or received, 400 for a Content-Length that does not match), decoding each chunk when it arrives.
+ * declared or received, 400 for a Content-Length that does not match), decoding each chunk when it arrives;
+ * or as its bytes.
  */
-function readText(request: FastifyRequest, payload: Payload): Promise<string> {
+function readText(request: FastifyRequest, payload: Payload): Promise<string>;
+function readText(request: FastifyRequest, payload: Payload, bytes: true): Promise<Buffer>;
+function readText(request: FastifyRequest, payload: Payload, bytes = false): Promise<string | Buffer> {
   const limit = request.routeOptions.bodyLimit;
   const declared = Number(request.headers['content-length']);
   if (declared > limit) return Promise.reject(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
   return new Promise((resolve, reject) => {
     const decoder = new StringDecoder('utf8');
     const parts: string[] = [];
+    const chunks: Buffer[] = [];
     let received = 0;
     const stop = () => {
       payload.removeListener('data', onData);
       payload.removeListener('end', onEnd);
       payload.removeListener('error', onEnd);
     };
-    function onData(chunk: Buffer | string) {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      received += bytes.length;
+    function onData(data: Buffer | string) {
+      const chunk = typeof data === 'string' ? Buffer.from(data) : data;
+      received += chunk.length;
       if (received > limit || (payload.receivedEncodedLength ?? 0) > limit) {
         stop();
         reject(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
         return;
       }
-      parts.push(decoder.write(bytes));
+      if (bytes) chunks.push(chunk);
+      else parts.push(decoder.write(chunk));
     }
     function onEnd(error?: Error & { statusCode?: number }) {
       stop();
@@ -181,6 +204,7 @@ function readText(request: FastifyRequest, payload: Payload): Promise<string> {
         reject(new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH());
         return;
       }
+      if (bytes) return resolve(Buffer.concat(chunks, received));
       parts.push(decoder.end());
       resolve(parts.join(''));
     }
@@ -206,7 +230,20 @@ export function registerJsonBodies(app: FastifyInstance): void {
     return result;
   };
   app.removeContentTypeParser('application/json');
+  /** What Fastify's parser refuses `text` with. */
+  const refusal = (request: FastifyRequest, text: string): Error => {
+    let failure: Error | null = null;
+    atOnce(request, text, (error) => (failure = error));
+    return failure ?? new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY();
+  };
   app.addContentTypeParser('application/json', (request, payload, done) => {
+    if (request.routeOptions.config.jsonBytes) {
+      readText(request, payload as Payload, true).then(
+        (bytes) => (bytes.length ? done(null, new JsonBytes(bytes, (text) => refusal(request, text))) : atOnce(request, '', done)),
+        (error: Error) => done(error, undefined),
+      );
+      return;
+    }
     readText(request, payload as Payload).then(
       (text) => {
         if (text.length <= LARGE_BODY) return atOnce(request, text, done);

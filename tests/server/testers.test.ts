@@ -1,7 +1,6 @@
 // Tester lists: IP addresses (form calls and the file import's addArray) and testers phones, on both dialects.
 import { sql } from 'kysely';
 import { beforeAll, expect, it } from 'vitest';
-import { insertInChunks } from '../../server/actions/testers-ip.ts';
 import { whitelabelForm } from './catalogue-fixtures.ts';
 import { forEachDialect } from './harness.ts';
 
@@ -174,22 +173,6 @@ forEachDialect('tester IP addresses', (h) => {
       for (let tries = 0; tries < 100 && (await autocheckpoint()) !== 1000; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(await autocheckpoint()).toBe(1000);
     }
-  });
-
-  it('stores 450,000 addresses with one multi-row INSERT per chunk', async () => {
-    const before = await h.count('tester_ips');
-    let inserts = 0;
-    const counting = h.app.engine.db.withPlugin({
-      transformQuery: ({ node }) => ((inserts += node.kind === 'InsertQueryNode' ? 1 : 0), node),
-      transformResult: async ({ result }) => result,
-    });
-    const now = new Date().toISOString();
-    const ips = Array.from({ length: 450_000 }, (_, i) => ({ ip: `90.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, vendor: 'lg' }));
-    const statements = await insertInChunks(counting, 'tester_ips', ips, h.app.engine.caps.maxParameters, (r) => ({ ...r, ip: `${r.ip}/32`, createdAt: now, updatedAt: now }));
-    expect(statements).toBe(inserts);
-    // Rows per statement: as many as the bind parameters allow, at most 1,000 so that one statement stays short.
-    expect(inserts).toBe(450_000 / 1_000);
-    expect(await h.count('tester_ips')).toBe(before + 450_000);
   });
 
   it('refuses the import to a customercare user', async () => {

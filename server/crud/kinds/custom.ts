@@ -18,7 +18,8 @@ export function customHandler(engine: Engine, action: ActionDecl): ActionHandler
     const run = (db: Kysely<any>) => handler.run({ ...ctx, db, prepared });
     if (!handler.write) return run(engine.db);
     try {
-      return await write(engine, call, run, handler.touches);
+      const transact = (db?: Kysely<any>) => write(engine, call, run, handler.touches, db);
+      return await (handler.writeOn ? handler.writeOn({ ...ctx, prepared }, transact) : transact());
     } catch (error) {
       if (handler.undo) await handler.undo({ ...ctx, prepared }).catch((e: Error) => console.error(`undo of ${action.path} failed: ${e.message}`));
       throw error;

@@ -117,12 +117,19 @@ export async function checkUnique(engine: Engine, model: EntityModel, stored: Re
 }
 
 /**
- * Runs a write and its audit row in one transaction; constraint violations become 409. After the commit the
- * change feed hears of the call's entity and of every entity in `touches` (what a custom handler also writes).
+ * Runs a write and its audit row in one transaction (on `db`, by default the server's connection); constraint
+ * violations become 409. After the commit the change feed hears of the call's entity and of every entity in
+ * `touches` (what a custom handler also writes).
  */
-export async function write<T>(engine: Engine, call: CallContext, body: (trx: Kysely<any>, record: WriteRecord) => Promise<T>, touches: string[] = []): Promise<T> {
+export async function write<T>(
+  engine: Engine,
+  call: CallContext,
+  body: (trx: Kysely<any>, record: WriteRecord) => Promise<T>,
+  touches: string[] = [],
+  db: Kysely<any> = engine.db,
+): Promise<T> {
   try {
-    const result = await engine.db.transaction().execute(async (trx) => {
+    const result = await db.transaction().execute(async (trx) => {
       const record: WriteRecord = {};
       const out = await body(trx, record);
       for (const row of auditRows(engine.models.get(call.entity), call.entity, record, recordIdOf(out), out)) await engine.audit.write(trx, call.actor, call.path, row);
