@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { IPV4_CIDR } from '../../kernel/rules/ip.ts';
 import type { WorkerQueries, WorkerQueryResult } from '../db/large-write.ts';
+import { WORKER_NICE } from '../db/read-pool.ts';
 
 /** Vendors an import may name (the form's third one, custom, is not for imports). */
 export const IMPORT_VENDORS = ['samsung', 'lg'];
@@ -20,6 +21,11 @@ export const WORKER_STATEMENT_ROWS = 1_000;
 // CommonJS run with eval and without the parent's flags (as the read pool's workers): no TypeScript loader there.
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
+// Below the event loop's priority (as the read pool's workers): on a busy machine the loop wins the CPU.
+try {
+  const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+  if (tid > 0) require('node:os').setPriority(tid, workerData.nice);
+} catch {}
 const { bytes, ipPattern, vendors, namedProblems, statementRows } = workerData;
 const IP = new RegExp(ipPattern);
 const VENDORS = new Set(vendors);
@@ -183,7 +189,7 @@ export class ImportWorker implements WorkerQueries {
     this.worker = new Worker(WORKER, {
       eval: true,
       execArgv: [],
-      workerData: { bytes: own, ipPattern: IPV4_CIDR.source, vendors: IMPORT_VENDORS, namedProblems: NAMED_PROBLEMS, statementRows: WORKER_STATEMENT_ROWS },
+      workerData: { nice: WORKER_NICE, bytes: own, ipPattern: IPV4_CIDR.source, vendors: IMPORT_VENDORS, namedProblems: NAMED_PROBLEMS, statementRows: WORKER_STATEMENT_ROWS },
       transferList: [own.buffer as ArrayBuffer],
     });
     this.parsed = this.ask(0) as Promise<ParsedBody>;
