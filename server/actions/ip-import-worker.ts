@@ -185,7 +185,8 @@ export class ImportWorker implements WorkerQueries {
 
   /** Starts a worker on the body's bytes (handed over, not copied). */
   constructor(bytes: Uint8Array) {
-    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+    // A buffer of its own is handed over; a view into a larger one (Node's pool) is copied first.
+    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
     this.worker = new Worker(WORKER, {
       eval: true,
       execArgv: [],

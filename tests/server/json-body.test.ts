@@ -1,9 +1,9 @@
 // Large JSON bodies are parsed in slices (server/plugins/json-body.ts): the same value as JSON.parse, the same
-// refusals (bad JSON, prototype poisoning) as a small body, whatever the nesting.
+// refusals (bad JSON, prototype poisoning) as a small body, whatever the nesting; or handed over as bytes.
 import { expect, it } from 'vitest';
 import { request } from 'node:http';
 import Fastify from 'fastify';
-import { parseInSlices, registerJsonBodies } from '../../server/plugins/json-body.ts';
+import { JsonBytes, parseInSlices, registerJsonBodies } from '../../server/plugins/json-body.ts';
 import { forEachDialect } from './harness.ts';
 
 const samples = [
@@ -64,6 +64,41 @@ it('decodes a large body sent in pieces that cut its characters in two, and refu
       expect(JSON.parse(reply.text)).toEqual(value);
     }
     expect((await send(Buffer.from(`[${'1,'.repeat(2.1 * 1024 * 1024)}1]`), 65_536)).status).toBe(413);
+  } finally {
+    await app.close();
+  }
+});
+
+it('hands a route that asks for it the exact bytes of its body, with or without a Content-Length, within its limit', async () => {
+  const app = Fastify({ bodyLimit: 1024 * 1024 });
+  registerJsonBodies(app);
+  app.post('/bytes', { config: { jsonBytes: true } }, async (req) => {
+    const body = req.body as JsonBytes;
+    return { isBytes: body instanceof JsonBytes, text: body.bytes.toString('utf8') };
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as { port: number };
+  const send = (body: Buffer, length: boolean) =>
+    new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const headers: Record<string, string | number> = { 'content-type': 'application/json' };
+      if (length) headers['content-length'] = body.length;
+      const req = request({ port, host: '127.0.0.1', path: '/bytes', method: 'POST', headers }, (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (d) => (text += d)).on('end', () => resolve({ status: res.statusCode!, text }));
+      });
+      req.on('error', reject);
+      // In pieces that cut characters in two.
+      for (let at = 0; at < body.length; at += 4097) req.write(body.subarray(at, at + 4097));
+      req.end();
+    });
+  try {
+    for (const text of ['{"a": "é日本🙂"}', JSON.stringify({ ips: Array.from({ length: 20_000 }, (_, i) => ({ ip: `1.2.${i >> 8}.${i & 255}`, vendor: 'lg', note: 'жü' })) })]) {
+      for (const length of [true, false]) {
+        const reply = await send(Buffer.from(text), length);
+        expect([reply.status, JSON.parse(reply.text)]).toEqual([200, { isBytes: true, text }]);
+      }
+    }
+    expect((await send(Buffer.alloc(1024 * 1024 + 1, 32), false)).status).toBe(413);
   } finally {
     await app.close();
   }

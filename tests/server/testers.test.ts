@@ -95,6 +95,8 @@ forEachDialect('tester IP addresses', (h) => {
     // The list counts exactly up to LIST_COUNT_LIMIT and says "more" beyond it.
     expect((await h.admin('GET', '/v1/admin/testersIP/get', { query: { ip: '40.', pageSize: 1 } })).body.data).toMatchObject({ count: 10_000, countCapped: true });
     expect(await h.count('user_logs')).toBe(logs + 1);
+    const log = await h.app.engine.db.selectFrom('user_logs').select(['userEmail', 'baseUrl', 'routePath']).orderBy('id', 'desc').limit(1).executeTakeFirst();
+    expect(log).toEqual({ userEmail: 'admin@test.io', baseUrl: '/v1/admin/testersIP', routePath: 'addArray' });
   });
 
   it('stores 45,000 addresses over several statements exactly as sent: duplicates kept, /32 added, the same answer', async () => {
