@@ -73,7 +73,13 @@ class WorkerDriver implements Driver {
     await connection.executeQuery(CompiledQuery.raw('commit'));
   }
   async rollbackTransaction(connection: DatabaseConnection) {
-    await connection.executeQuery(CompiledQuery.raw('rollback'));
+    try {
+      await connection.executeQuery(CompiledQuery.raw('rollback'));
+    } catch (error) {
+      // SQLite ends the transaction itself on some failures (SQLITE_FULL, SQLITE_IOERR): the write's own error is
+      // what the caller must hear (as server/db/guard.ts does for the server's connection).
+      if (!/no transaction is active/.test((error as Error).message)) throw error;
+    }
   }
   async releaseConnection() {}
   async destroy() {}
