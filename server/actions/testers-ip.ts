@@ -51,7 +51,7 @@ async function readImportBody(body: JsonBytes): Promise<{ input: unknown; end():
 }
 
 /** One bad entry refuses it all, naming the first ones (the worker checked them). */
-export async function checkIpArray({ input }: Pick<ActionContext, 'input'>): Promise<CheckedImport> {
+async function checkIpArray({ input }: Pick<ActionContext, 'input'>): Promise<CheckedImport> {
   const entries = held.get(input.ips as object);
   if (!entries) throw new Error('testersIP.addArray reads its body on its worker (readBody)');
   const { bad = 0, problems = [], length = 0 } = entries.parsed;
@@ -63,7 +63,7 @@ export async function checkIpArray({ input }: Pick<ActionContext, 'input'>): Pro
 }
 
 /** Stores the checked rows in the write's transaction: by the worker on its own connection, or chunk by chunk. */
-export async function addIpArray({ engine, db, prepared }: ActionContext) {
+async function addIpArray({ engine, db, prepared }: ActionContext) {
   const { worker, count, now } = prepared as CheckedImport;
   const table = engine.models.get('testerIP')!.table;
   if (worker.hasConnection) {
