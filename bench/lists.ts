@@ -4,6 +4,7 @@
 // on PostgreSQL (a fresh database of the server tests' TEST_DATABASE_URL). One table, as ratios to /healthz alone
 // in the same run: the machine is shared, absolutes wander.
 //   npm run bench -- lists [--rows 1000000] [--seconds 3] [--dialect sqlite|postgres] [--read-workers N (default: the server's)]
+//     [--rounds 5] [--round-seconds 1]   the rows under the heavy loops: alone and busy in interleaved rounds, median ratio
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { ADMIN, startApp, type Dialect } from '../tests/server/harness.ts';
@@ -19,6 +20,9 @@ const DURATION_MS = Number(option('seconds', process.env.BENCH_SECONDS ?? '3')) 
 /** Clients looping a list call (autocannon -c 10 in the issue's measurements). */
 const CLIENTS = 10;
 const CHUNK = 1000;
+/** Rounds of the alone/busy pairs, and how long each of their measurements lasts. */
+const ROUNDS = Number(option('rounds', '5'));
+const ROUND_MS = Number(option('round-seconds', '1')) * 1000;
 
 const VERSIONS = Array.from({ length: 40 }, (_, i) => `1.${i}.${i % 10}`);
 const WHITELABELS = ['aurora', 'nordtv', 'kinomax'];
@@ -108,15 +112,29 @@ function cases(rows: number): Case[] {
   return out;
 }
 
-/** The heaviest list query: a contains filter matching nothing, sorted by a text column. */
 /** The slowest list: installations sorted by their whitelabel's name (a join). */
 export const HEAVY_RELATION = ['/v1/admin/installation/get?page=1&pageSize=20&sortBy=whitelabel.name&sortOrder=asc', '/v1/admin/installation/get?page=1&pageSize=20&sortBy=whitelabel.name&sortOrder=desc'];
+/** The heaviest list query: a contains filter matching nothing, sorted by a text column. */
 export const HEAVY = ['/v1/admin/appinfo/get?email=nobody-at-all&pageSize=20', '/v1/admin/appinfo/get?login=nobody-at-all&pageSize=100&sortBy=email&sortOrder=desc'];
 
 interface Row {
   name: string;
   r: Load;
   against: Load;
+  /** The share of its own idle figure, when measured in rounds (instead of r / against). */
+  ratio?: number;
+}
+
+/** The mean of the rounds' throughput, the median of their p99. */
+function mean(loads: Load[]): Load {
+  const p99s = loads.map((l) => l.p99).sort((a, b) => a - b);
+  return { ...loads[0], rps: loads.reduce((n, l) => n + l.rps, 0) / loads.length, p99: p99s[Math.floor(p99s.length / 2)], errors: loads.reduce((n, l) => n + l.errors, 0) };
+}
+
+/** The median over the rounds of busy / alone, each pair measured back to back: robust to the machine's drift. */
+function medianRatio(busy: Load[], alone: Load[]): number {
+  const ratios = busy.map((b, i) => b.rps / alone[i].rps).sort((x, y) => x - y);
+  return ratios.length % 2 ? ratios[(ratios.length - 1) / 2] : (ratios[ratios.length / 2 - 1] + ratios[ratios.length / 2]) / 2;
 }
 
 async function run(dialect: Dialect): Promise<Row[]> {
@@ -147,16 +165,25 @@ async function run(dialect: Dialect): Promise<Row[]> {
       const r = await load(base, ['/healthz'], Array.from({ length: CLIENTS }, () => ({ path, token })), 0, DURATION_MS);
       out.push({ name: c.name, r: adminAsLoad(r, DURATION_MS), against: health });
     }
-    const lookup = await load(base, lookups, [], CLIENTS, DURATION_MS);
-    out.push({ name: 'device lookup alone', r: lookup, against: health });
+    // Alone and busy in interleaved rounds, each pair back to back, the ratio their median (as bench/read-workers.ts
+    // does): one idle baseline measured once met a different machine than the busy runs after it.
     const heavy = HEAVY.map((path) => ({ path, token }));
-    const healthBusy = await load(base, ['/healthz'], heavy, CLIENTS, DURATION_MS);
-    out.push({ name: '/healthz while 2 clients loop heavy list', r: healthBusy, against: health });
-    const lookupBusy = await load(base, lookups, heavy, CLIENTS, DURATION_MS);
-    out.push({ name: 'device lookup while 2 loop heavy list', r: lookupBusy, against: lookup });
     const slowest = HEAVY_RELATION.map((path) => ({ path, token }));
-    out.push({ name: '/healthz while 2 loop sort whitelabel.name', r: await load(base, ['/healthz'], slowest, CLIENTS, DURATION_MS), against: health });
-    out.push({ name: 'lookup while 2 loop sort whitelabel.name', r: await load(base, lookups, slowest, CLIENTS, DURATION_MS), against: lookup });
+    const busy: { name: string; paths: string[]; loops: { path: string; token: string }[] }[] = [
+      { name: '/healthz while 2 clients loop heavy list', paths: ['/healthz'], loops: heavy },
+      { name: 'device lookup while 2 loop heavy list', paths: lookups, loops: heavy },
+      { name: '/healthz while 2 loop sort whitelabel.name', paths: ['/healthz'], loops: slowest },
+      { name: 'lookup while 2 loop sort whitelabel.name', paths: lookups, loops: slowest },
+    ];
+    const rounds = busy.map(() => ({ alone: [] as Load[], busy: [] as Load[] }));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, b] of busy.entries()) {
+        rounds[i].alone.push(await load(base, b.paths, [], CLIENTS, ROUND_MS));
+        rounds[i].busy.push(await load(base, b.paths, b.loops, CLIENTS, ROUND_MS));
+      }
+    }
+    out.push({ name: 'device lookup alone', r: mean(rounds[1].alone), against: health });
+    for (const [i, b] of busy.entries()) out.push({ name: b.name, r: mean(rounds[i].busy), against: health, ratio: medianRatio(rounds[i].busy, rounds[i].alone) });
   } finally {
     await app.close();
     await cleanup();
@@ -182,8 +209,8 @@ export async function listsAtScale(): Promise<void> {
   }
   const names = [...results.values()].find((v): v is Row[] => Array.isArray(v))?.map((r) => r.name) ?? [];
   const cell = (row?: Row) =>
-    row ? `${row.r.rps.toFixed(row.r.rps < 10 ? 1 : 0).padStart(7)} req/s p99 ${(Number.isNaN(row.r.p99) ? '-' : row.r.p99.toFixed(0)).padStart(5)} ms ${(row.r.rps / row.against.rps).toFixed(3).padStart(6)}x${row.r.errors ? ` ${row.r.errors} err` : ''}` : '';
-  console.log(`\nlists at ${ROWS.toLocaleString('en')} rows (${CLIENTS} clients, ${DURATION_MS / 1000} s per case; x = share of /healthz alone, the lookup under load as a share of the lookup alone)`);
+    row ? `${row.r.rps.toFixed(row.r.rps < 10 ? 1 : 0).padStart(7)} req/s p99 ${(Number.isNaN(row.r.p99) ? '-' : row.r.p99.toFixed(0)).padStart(5)} ms ${(row.ratio ?? row.r.rps / row.against.rps).toFixed(3).padStart(6)}x${row.r.errors ? ` ${row.r.errors} err` : ''}` : '';
+  console.log(`\nlists at ${ROWS.toLocaleString('en')} rows (${CLIENTS} clients, ${DURATION_MS / 1000} s per case; x = share of /healthz alone; the rows under 2 heavy loops: median over ${ROUNDS} rounds of busy / alone, each pair ${ROUND_MS / 1000} s back to back)`);
   console.log(`${'case'.padEnd(44)} ${[...results.keys()].map((d) => d.padEnd(38)).join(' ')}`);
   for (const name of names) {
     console.log(`${name.padEnd(44)} ${[...results.values()].map((v) => (Array.isArray(v) ? cell(v.find((r) => r.name === name)) : '').padEnd(38)).join(' ')}`);

@@ -128,7 +128,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   try {
     // One process at a time (several may start at once on one PostgreSQL): each table and admin is made once.
     app.firstAdmin = await whileLocked(engine.db, engine.caps, 'start', async () => {
-      await syncSchema(engine.db, engine.caps, [...models.values()]);
+      await syncSchema(engine.db, engine.caps, [...models.values()], config.databaseUrl);
       await runMigrations(engine.db, engine.caps);
       // Files and rows agree before the first request: interrupted writes are finished or undone.
       await recoverFiles(engine, uploadFolders(manifests));

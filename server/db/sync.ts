@@ -43,7 +43,7 @@ async function uniqueIgnoringCase(db: Kysely<any>, model: EntityModel, fields: s
   await sql`create unique index if not exists ${sql.id(name)} on ${sql.table(model.table)} (${sql.join(parts)})`.execute(db);
 }
 
-export async function syncSchema(db: Kysely<any>, caps: Capabilities, models: EntityModel[]): Promise<void> {
+export async function syncSchema(db: Kysely<any>, caps: Capabilities, models: EntityModel[], databaseUrl?: string): Promise<void> {
   const existing = new Map<string, Set<string>>();
   for (const table of await db.introspection.getTables()) {
     existing.set(table.name, new Set(table.columns.map((c) => c.name)));
@@ -110,7 +110,7 @@ export async function syncSchema(db: Kysely<any>, caps: Capabilities, models: En
       indexed.add(key);
       await db.schema.createIndex(indexName('ix', model.table, fields)).ifNotExists().on(model.table).columns(fields).execute();
     }
-    const note = await syncTextSearch(db, caps, model);
+    const note = await syncTextSearch(db, caps, model, databaseUrl);
     if (note) console.warn(note);
   }
 }

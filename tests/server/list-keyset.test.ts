@@ -199,3 +199,29 @@ describe('the FTS5 trigram tables (sqlite)', () => {
     }
   });
 });
+
+describe('the pg_trgm indexes (postgres)', () => {
+  it('replace the index on the column of earlier versions by one on its lowercase at start, with the same rows found', async () => {
+    const { app, databaseUrl, cleanup } = await startApp('postgres');
+    const dataDir = app.engine.dataDir;
+    let again: Awaited<ReturnType<typeof buildApp>> | undefined;
+    try {
+      await app.engine.db.insertInto('app_infos').values({ appInstallId: 'old-trgm', email: 'Old.Trgm@Example.com', active: 'yes' }).execute();
+      await sql`drop index trgm_lower_app_infos_email`.execute(app.engine.db);
+      await sql`create index trgm_app_infos_email on app_infos using gin (email gin_trgm_ops)`.execute(app.engine.db);
+      await app.close();
+      again = await buildApp({
+        config: { dataDir, adminEmail: ADMIN.email, adminPassword: ADMIN.password, schemasDir: resolve('schemas'), distDir: join(dataDir, 'no-dist'), corsOrigins: [], databaseUrl, publicUrl: undefined, panelHosts: undefined },
+      });
+      const indexes = await sql<{ name: string; def: string }>`select indexname as name, indexdef as def from pg_indexes where tablename = 'app_infos' and indexdef like '%gin_trgm_ops%' and indexdef like '%email%'`.execute(again.engine.db);
+      expect(indexes.rows.map((r) => r.name)).toEqual(['trgm_lower_app_infos_email']);
+      expect(indexes.rows[0].def).toContain('gin (lower(email) gin_trgm_ops)');
+      const login = await again.inject({ method: 'POST', url: '/v1/user/login', payload: ADMIN });
+      const listed = await again.inject({ method: 'GET', url: '/v1/admin/appinfo/get?email=old.TRGM', headers: { authorization: login.json().data.token } });
+      expect(listed.json().data.rows.map((r: { appInstallId: string }) => r.appInstallId)).toEqual(['old-trgm']);
+    } finally {
+      await again?.close();
+      await cleanup();
+    }
+  });
+});

@@ -81,7 +81,7 @@ forEachDialect(
         h.dialect === 'sqlite'
           ? await sql<{ sql: string }>`select sql from sqlite_master where name = 'fts_app_infos'`.execute(h.app.engine.db)
           : await sql<{ sql: string }>`select indexdef as sql from pg_indexes where tablename = 'app_infos' and indexdef like '%gin_trgm_ops%'`.execute(h.app.engine.db);
-      expect(found.rows.map((r) => r.sql).join(' ')).toMatch(h.dialect === 'sqlite' ? /fts5\(.*email.*trigram/ : /gin \(email gin_trgm_ops\)/);
+      expect(found.rows.map((r) => r.sql).join(' ')).toMatch(h.dialect === 'sqlite' ? /fts5\(.*email.*trigram/ : /gin \(lower\(email\) gin_trgm_ops\)/);
     });
 
     it('sorts ties by id in the direction of the sort', async () => {
