@@ -5,6 +5,7 @@ import type { Capabilities } from './database.ts';
 import { isEmailField, type EntityModel } from '../crud/model.ts';
 import { listIndexes } from './indexes.ts';
 import { syncTextSearch } from './text-search.ts';
+import { buildIndex } from './index-build.ts';
 
 const onDeleteSql = { restrict: 'restrict', cascade: 'cascade', setNull: 'set null' } as const;
 
@@ -95,7 +96,10 @@ export async function syncSchema(db: Kysely<any>, caps: Capabilities, models: En
     const storage = model.manifest.storage ?? {};
     for (const fields of storage.unique ?? []) {
       if (fields.some((f) => isEmailField(model, f))) await uniqueIgnoringCase(db, model, fields);
-      else await db.schema.createIndex(indexName('ux', model.table, fields)).ifNotExists().unique().on(model.table).columns(fields).execute();
+      else {
+        const name = indexName('ux', model.table, fields);
+        await buildIndex(db, caps, databaseUrl, name, db.schema.createIndex(name).ifNotExists().unique().on(model.table).columns(fields));
+      }
     }
     const indexed = new Set<string>();
     const plain = [
@@ -108,7 +112,8 @@ export async function syncSchema(db: Kysely<any>, caps: Capabilities, models: En
       const key = fields.join(',');
       if (indexed.has(key) || key === 'id') continue;
       indexed.add(key);
-      await db.schema.createIndex(indexName('ix', model.table, fields)).ifNotExists().on(model.table).columns(fields).execute();
+      const name = indexName('ix', model.table, fields);
+      await buildIndex(db, caps, databaseUrl, name, db.schema.createIndex(name).ifNotExists().on(model.table).columns(fields));
     }
     const note = await syncTextSearch(db, caps, model, databaseUrl);
     if (note) console.warn(note);

@@ -7,9 +7,9 @@
 //   SQLite: one FTS5 table per entity (tokenize trigram, case-insensitive) over the trigram-indexed columns, an
 //     external-content index kept by triggers; the filter becomes `id in (select rowid from fts ... like ...)`.
 // Values shorter than 3 characters cannot use a trigram index: they still give the same rows, by a scan.
-import pg from 'pg';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Capabilities } from './database.ts';
+import { buildIndex } from './index-build.ts';
 import type { EntityModel } from '../crud/model.ts';
 
 /** Own columns with a contains filter declared `index: trigram`. */
@@ -25,24 +25,6 @@ const GIN_PENDING_LIST_KB = 64;
 
 export const ftsTable = (model: EntityModel) => `fts_${model.table}`;
 
-/**
- * One statement on a connection of its own with no time limit (the pool's connections stop a statement after 15 s): building an
- * index over an existing table takes ~30 s per million rows on two cores. Without a URL (tests), through the pool.
- */
-async function withoutTimeLimit(db: Kysely<any>, databaseUrl: string | undefined, statement: string): Promise<void> {
-  if (!databaseUrl) {
-    await sql.raw(statement).execute(db);
-    return;
-  }
-  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'wl-admin-panel schema sync' });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
 /** Creates what serves the model's trigram filters; returns a line for the log when it could not. */
 export async function syncTextSearch(db: Kysely<any>, caps: Capabilities, model: EntityModel, databaseUrl?: string): Promise<string | undefined> {
   const fields = trigramFields(model);
@@ -56,8 +38,7 @@ export async function syncTextSearch(db: Kysely<any>, caps: Capabilities, model:
     for (const field of fields) {
       const name = `trgm_lower_${model.table}_${field}`.slice(0, 63);
       const index = sql`create index if not exists ${sql.id(name)} on ${sql.table(model.table)} using gin (lower(${sql.ref(field)}) gin_trgm_ops)`;
-      const built = await sql`select 1 from pg_indexes where schemaname = current_schema() and indexname = ${name}`.execute(db);
-      if (!built.rows.length) await withoutTimeLimit(db, databaseUrl, index.compile(db).sql);
+      await buildIndex(db, caps, databaseUrl, name, { compile: () => index.compile(db) });
       // Every query reads the whole pending list of new entries (4 MB by default: 8 ms on a query that matches
       // nothing); a small one keeps that under a tenth of a millisecond while inserts still go in batches.
       await sql`alter index ${sql.id(name)} set (gin_pending_list_limit = ${sql.lit(GIN_PENDING_LIST_KB)})`.execute(db);
