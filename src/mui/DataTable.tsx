@@ -15,7 +15,8 @@ import {
   type GridSortModel,
   type GridValidRowModel,
 } from '@mui/x-data-grid';
-import { createContext, memo, useCallback, useContext, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, memo, useCallback, useContext, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ComponentType, type ReactNode } from 'react';
+import type { CellProps } from '../registry/override-types';
 import { contentWidth, estimateWidth, type TextWidth } from '../core/list/column-widths';
 import { fileRuleOf } from '../core/form/files';
 import { detailFields, fieldLabel, fieldSchema, getPath } from '../../kernel/manifest/fields';
@@ -230,12 +231,21 @@ function DetailsBlock({ manifest, row, rowId, measured }: { manifest: Manifest; 
   );
 }
 
+/**
+ * The grid redraws every drawn cell whenever any of its props changes (a page's `loading`, its new rows, its row
+ * heights), before and after the new rows are in: a cell whose row and column are the same keeps what it drew.
+ * Cells still follow their own subscriptions and contexts (a row's details toggle, the theme).
+ */
+const GridCellContent = memo(function GridCellContent({ Cell, ...props }: CellProps & { Cell: ComponentType<CellProps> }) {
+  return <Cell {...props} />;
+});
+
 /** The actions column's cell: the list's current row actions for its row. */
-function ActionsCell({ row }: { row: Record<string, unknown> }) {
+const ActionsCell = memo(function ActionsCell({ row }: { row: Record<string, unknown> }) {
   const actions = useContext(DetailsContext)!.actions;
   const render = useSyncExternalStore(actions.subscribe, actions.get);
   return render ? render(row) : null;
-}
+});
 
 /** slots.row: the standard row, plus the details block below it when the row is expanded. */
 function RowWithDetails(props: GridRowProps) {
@@ -330,7 +340,7 @@ export const DataTable = memo(function DataTable({ manifest, file, rows, loading
       // content and shares the rest.
       ...(prefs.widths[column.field] ? { width: prefs.widths[column.field] } : column.width ? { width: column.width } : { flex: 1, minWidth: minWidths[i] }),
       valueGetter: (_value: unknown, row: GridValidRowModel) => getPath(row, column.field),
-      renderCell: (params) => <Cell value={params.value} row={params.row} column={column} schema={schema} />,
+      renderCell: (params) => <GridCellContent Cell={Cell} value={params.value} row={params.row} column={column} schema={schema} />,
     }));
     if (hasActions) {
       cols.unshift({
