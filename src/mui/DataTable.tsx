@@ -1,6 +1,7 @@
+import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import { styled, useTheme, type Theme } from '@mui/material/styles';
+import { useTheme, type Theme } from '@mui/material/styles';
 import {
   DataGrid,
   GridRow,
@@ -164,39 +165,6 @@ export function useRowExpanded(id: GridRowId): boolean {
 }
 const noSubscription = () => () => {};
 
-// The details block's pieces, styled once here rather than through `sx`, which is resolved again on every draw.
-const DetailsGrid = styled('div')(({ theme }) => ({
-  minHeight: DETAIL_LINE + DETAIL_PADDING,
-  paddingLeft: theme.spacing(2),
-  paddingRight: theme.spacing(2),
-  paddingTop: DETAIL_PADDING / 2,
-  paddingBottom: DETAIL_PADDING / 2,
-  position: 'sticky',
-  left: 0,
-  // As wide as the grid's visible area (the container is the grid's main box), however wide the columns are.
-  width: 'min(100%, 100cqw)',
-  backgroundColor: theme.palette.action.hover,
-  borderBottom: '1px solid',
-  borderColor: theme.palette.divider,
-  display: 'grid',
-  gridTemplateColumns: `repeat(${DETAIL_COLUMNS}, minmax(0, 1fr))`,
-  gridAutoRows: `minmax(${DETAIL_LINE}px, auto)`,
-  columnGap: theme.spacing(4),
-  boxSizing: 'border-box',
-}));
-const DetailsField = styled('div')(({ theme }) => ({
-  display: 'flex',
-  gap: theme.spacing(1),
-  alignItems: 'baseline',
-  minWidth: 0,
-  paddingTop: theme.spacing(0.5),
-  paddingBottom: theme.spacing(0.5),
-}));
-const WHOLE_ROW = { gridColumn: '1 / -1' } as const;
-const DetailsLabel = styled(Typography)({ flexShrink: 0, minWidth: 140 });
-const DetailsLink = styled(Link)({ fontWeight: 500, minWidth: 0, overflowWrap: 'anywhere' });
-const DetailsText = styled(Typography)({ fontWeight: 500, minWidth: 0, overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' });
-
 function DetailsBlock({ manifest, row, rowId, measured }: { manifest: Manifest; row: GridValidRowModel; rowId: GridRowId; measured: DetailsContextValue['measured'] }) {
   const fields = detailFields(manifest);
   const box = useRef<HTMLDivElement>(null);
@@ -210,7 +178,27 @@ function DetailsBlock({ manifest, row, rowId, measured }: { manifest: Manifest; 
     return () => observer.disconnect();
   }, [rowId, measured]);
   return (
-    <DetailsGrid ref={box} data-testid="row-details">
+    <Box
+      ref={box}
+      data-testid="row-details"
+      sx={{
+        minHeight: DETAIL_LINE + DETAIL_PADDING,
+        px: 2,
+        py: `${DETAIL_PADDING / 2}px`,
+        position: 'sticky',
+        left: 0,
+        // As wide as the grid's visible area (the container is the grid's main box), however wide the columns are.
+        width: 'min(100%, 100cqw)',
+        bgcolor: 'action.hover',
+        borderBottom: 1,
+        borderColor: 'divider',
+        display: 'grid',
+        gridTemplateColumns: `repeat(${DETAIL_COLUMNS}, minmax(0, 1fr))`,
+        gridAutoRows: `minmax(${DETAIL_LINE}px, auto)`,
+        columnGap: 4,
+        boxSizing: 'border-box',
+      }}
+    >
       {fields.map((f) => {
         const value = getPath(row, f);
         const schema = fieldSchema(manifest, f);
@@ -218,28 +206,28 @@ function DetailsBlock({ manifest, row, rowId, measured }: { manifest: Manifest; 
         const linked = typeof value === 'string' && value !== '' && (schema?.format === 'uri' || Boolean(fileRuleOf(manifest, f)));
         const Drawn = schema?.['x-cell'] ? cells.get(schema['x-cell'], { file: manifest.entity, path: `/record/properties/${f}/x-cell` }) : null;
         return (
-          <DetailsField key={f} style={Drawn ? WHOLE_ROW : undefined}>
-            <DetailsLabel variant="body2" color="text.secondary">
+          <Box key={f} sx={{ display: 'flex', gap: 1, alignItems: 'baseline', minWidth: 0, py: 0.5, gridColumn: Drawn ? '1 / -1' : undefined }}>
+            <Typography variant="body2" color="text.secondary" sx={{ flexShrink: 0, minWidth: 140 }}>
               {fieldLabel(manifest, f)}
-            </DetailsLabel>
+            </Typography>
             {/* Long values (URLs, JSON) wrap inside the visible width instead of running off the right edge. */}
             {Drawn ? (
-              <div data-field={f} style={{ minWidth: 0 }}>
+              <Box data-field={f} sx={{ minWidth: 0 }}>
                 <Drawn value={value} row={row} column={{ field: f }} schema={schema} />
-              </div>
+              </Box>
             ) : linked ? (
-              <DetailsLink href={text} target="_blank" rel="noreferrer" variant="body2" data-field={f}>
+              <Link href={text} target="_blank" rel="noreferrer" variant="body2" data-field={f} sx={{ fontWeight: 500, minWidth: 0, overflowWrap: 'anywhere' }}>
                 {text}
-              </DetailsLink>
+              </Link>
             ) : (
-              <DetailsText variant="body2" data-field={f}>
+              <Typography variant="body2" data-field={f} sx={{ fontWeight: 500, minWidth: 0, overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>
                 {text || '—'}
-              </DetailsText>
+              </Typography>
             )}
-          </DetailsField>
+          </Box>
         );
       })}
-    </DetailsGrid>
+    </Box>
   );
 }
 
