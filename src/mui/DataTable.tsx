@@ -15,7 +15,8 @@ import {
   type GridSortModel,
   type GridValidRowModel,
 } from '@mui/x-data-grid';
-import { createContext, memo, useCallback, useContext, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, memo, useCallback, useContext, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ComponentType, type ReactNode } from 'react';
+import type { CellProps } from '../registry/override-types';
 import { contentWidth, estimateWidth, type TextWidth } from '../core/list/column-widths';
 import { fileRuleOf } from '../core/form/files';
 import { detailFields, fieldLabel, fieldSchema, getPath } from '../../kernel/manifest/fields';
@@ -49,18 +50,49 @@ export function detailsHeight(manifest: Manifest): number {
 }
 
 const measurers = new Map<string, TextWidth>();
+const DIGITS = /[0-9]/g;
+const WIDTHS_KEPT = 20000;
 
-/** Text width in the theme's font (the cells' 14px), measured on one canvas where there is one (not in jsdom). */
+/**
+ * Text width in the theme's font (the cells' 14px), measured on one canvas where there is one (not in jsdom). Each
+ * text is measured once; when the font's ten digits are equally wide (tabular figures), texts that differ only in
+ * their digits share one measure: a page of names like `platform-00017` or of dates costs a handful, not one per cell.
+ */
 function canvasMeasure(fontFamily: string): TextWidth {
   let measure = measurers.get(fontFamily);
   if (measure) return measure;
   const context = typeof document === 'undefined' ? null : document.createElement('canvas').getContext?.('2d');
-  measure = !context
-    ? estimateWidth
-    : (text, bold) => {
-        context.font = `${bold ? 600 : 400} 14px ${fontFamily}`;
-        return Math.ceil(context.measureText(text).width);
-      };
+  if (!context) {
+    measurers.set(fontFamily, estimateWidth);
+    return estimateWidth;
+  }
+  const fonts = [`400 14px ${fontFamily}`, `600 14px ${fontFamily}`];
+  const widths = new Map<string, number>();
+  let tabular = false;
+  let font = '';
+  const reset = () => {
+    widths.clear();
+    font = '';
+    tabular = fonts.every((each) => {
+      context.font = each;
+      const zero = context.measureText('0').width;
+      return [...'123456789'].every((digit) => context.measureText(digit).width === zero);
+    });
+  };
+  reset();
+  // A web font that finishes loading changes every width.
+  document.fonts?.addEventListener?.('loadingdone', reset);
+  measure = (text, bold) => {
+    const key = `${bold ? 1 : 0}${tabular ? text.replace(DIGITS, '0') : text}`;
+    let width = widths.get(key);
+    if (width === undefined) {
+      if (font !== fonts[bold ? 1 : 0]) context.font = font = fonts[bold ? 1 : 0];
+      width = Math.ceil(context.measureText(text).width);
+      if (widths.size >= WIDTHS_KEPT) widths.clear();
+      widths.set(key, width);
+    }
+    return width;
+  };
   measurers.set(fontFamily, measure);
   return measure;
 }
@@ -91,6 +123,27 @@ class ExpandedRows {
   }
 }
 
+type RenderActions = (row: Record<string, unknown>) => ReactNode;
+
+/**
+ * The actions column's drawing, as a store: a new `renderActions` (the list's reload changes with each page)
+ * redraws the actions cells only, where a new column definition would make the grid rebuild every column and row.
+ */
+class RowActions {
+  private listeners = new Set<() => void>();
+  constructor(private render: RenderActions | null) {}
+  get = () => this.render;
+  subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  };
+  set(render: RenderActions | null) {
+    if (render === this.render) return;
+    this.render = render;
+    for (const listener of this.listeners) listener();
+  }
+}
+
 interface DetailsContextValue {
   manifest: Manifest;
   /** The height of a row without details at the chosen density. */
@@ -98,6 +151,7 @@ interface DetailsContextValue {
   expanded: ExpandedRows;
   /** Reports the drawn height of a row's details block. */
   measured: (id: GridRowId, height: number) => void;
+  actions: RowActions;
 }
 const DetailsContext = createContext<DetailsContextValue | null>(null);
 
@@ -177,6 +231,22 @@ function DetailsBlock({ manifest, row, rowId, measured }: { manifest: Manifest; 
   );
 }
 
+/**
+ * The grid redraws every drawn cell whenever any of its props changes (a page's `loading`, its new rows, its row
+ * heights), before and after the new rows are in: a cell whose row and column are the same keeps what it drew.
+ * Cells still follow their own subscriptions and contexts (a row's details toggle, the theme).
+ */
+const GridCellContent = memo(function GridCellContent({ Cell, ...props }: CellProps & { Cell: ComponentType<CellProps> }) {
+  return <Cell {...props} />;
+});
+
+/** The actions column's cell: the list's current row actions for its row. */
+const ActionsCell = memo(function ActionsCell({ row }: { row: Record<string, unknown> }) {
+  const actions = useContext(DetailsContext)!.actions;
+  const render = useSyncExternalStore(actions.subscribe, actions.get);
+  return render ? render(row) : null;
+});
+
 /** slots.row: the standard row, plus the details block below it when the row is expanded. */
 function RowWithDetails(props: GridRowProps) {
   const ctx = useContext(DetailsContext)!;
@@ -218,7 +288,7 @@ export interface DataTableProps {
   loading: boolean;
   expanded: ReadonlySet<GridRowId>;
   /** The actions column, drawn first; null for none. */
-  renderActions: ((row: Record<string, unknown>) => ReactNode) | null;
+  renderActions: RenderActions | null;
   actionsWidth: number;
   noRowsLabel?: string;
   /** jsdom has no layout: tests render every row and column without virtualization. */
@@ -255,6 +325,9 @@ export const DataTable = memo(function DataTable({ manifest, file, rows, loading
     const measureText = canvasMeasure(fontFamily);
     return declared.map(({ column, cellName, schema }) => (column.width ? 0 : contentWidth(column, cellName, schema, rows, measureText))).join(',');
   }, [declared, rows, fontFamily]);
+  const hasActions = renderActions !== null;
+  const [actions] = useState(() => new RowActions(renderActions));
+  useLayoutEffect(() => actions.set(renderActions), [actions, renderActions]);
   const columns = useMemo<GridColDef[]>(() => {
     const minWidths = minWidthsKey.split(',').map(Number);
     const cols: GridColDef[] = declared.map(({ column, schema, Cell }, i) => ({
@@ -267,9 +340,9 @@ export const DataTable = memo(function DataTable({ manifest, file, rows, loading
       // content and shares the rest.
       ...(prefs.widths[column.field] ? { width: prefs.widths[column.field] } : column.width ? { width: column.width } : { flex: 1, minWidth: minWidths[i] }),
       valueGetter: (_value: unknown, row: GridValidRowModel) => getPath(row, column.field),
-      renderCell: (params) => <Cell value={params.value} row={params.row} column={column} schema={schema} />,
+      renderCell: (params) => <GridCellContent Cell={Cell} value={params.value} row={params.row} column={column} schema={schema} />,
     }));
-    if (renderActions) {
+    if (hasActions) {
       cols.unshift({
         field: '__actions',
         headerName: t('Actions'),
@@ -279,11 +352,11 @@ export const DataTable = memo(function DataTable({ manifest, file, rows, loading
         resizable: false,
         filterable: false,
         disableColumnMenu: true,
-        renderCell: (params) => renderActions(params.row),
+        renderCell: (params) => <ActionsCell row={params.row} />,
       });
     }
     return cols;
-  }, [declared, minWidthsKey, renderActions, actionsWidth, sortable, prefs.widths]);
+  }, [declared, minWidthsKey, hasActions, actionsWidth, sortable, prefs.widths]);
   const sortModel = useMemo(() => (sort ? toSortModel(declaredFields, sort) : []), [sort, declaredFields]);
   const visibility = useMemo<GridColumnVisibilityModel>(
     () => Object.fromEntries(declaredFields.map((f, i) => [`col${i}`, !prefs.hidden.includes(f)])),
@@ -340,7 +413,7 @@ export const DataTable = memo(function DataTable({ manifest, file, rows, loading
     if (store.set(expanded)) apiRef.current?.resetRowHeights();
   }, [apiRef, store, expanded]);
   const rowHeight = Math.floor(ROW_HEIGHT * DENSITY_FACTOR[prefs.density]);
-  const ctx = useMemo(() => ({ manifest, rowHeight, expanded: store, measured }), [manifest, rowHeight, store, measured]);
+  const ctx = useMemo(() => ({ manifest, rowHeight, expanded: store, measured, actions }), [manifest, rowHeight, store, measured, actions]);
 
   return (
     <DetailsContext.Provider value={ctx}>

@@ -92,4 +92,20 @@ describe('the generic list screen with more than 500 rows', () => {
     const after = (await next.boundingBox())!.y;
     expect(after - before).toBe((await details.boundingBox())!.height);
   });
+
+  it('acts on the rows of the new page after Next: Details and Edit of a row of page 2 show that row', async () => {
+    await page.goto(`${server.url}/platforms?sort=id&size=50`);
+    await page.locator('.MuiDataGrid-row', { hasText: 'platform-001' }).waitFor();
+    await page.getByRole('button', { name: 'Go to next page' }).click();
+    const row = page.locator('.MuiDataGrid-row', { hasText: 'platform-052' });
+    await row.waitFor();
+    await row.getByRole('button', { name: 'Details' }).click();
+    expect(await page.getByTestId('row-details').locator('[data-field="name"]').innerText()).toBe('platform-052');
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    expect(await dialog.getByLabel('Name').inputValue()).toBe('platform-052');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
 });

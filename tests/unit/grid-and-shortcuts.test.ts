@@ -2,6 +2,8 @@
 // shortcuts never fire while the user types.
 import { describe, expect, it } from 'vitest';
 import { shortcutOf } from '../../src/core/shortcuts';
+import { formatValue } from '../../src/core/list/format-value';
+import { formatDateTime, setLang } from '../../src/core/i18n/i18n';
 import { gridPreferencesKey, readGridPreferences, writeGridPreferences } from '../../src/mui/grid/grid-preferences';
 import { fromSortModel, toSortModel } from '../../src/mui/grid/sort-model';
 
@@ -16,6 +18,19 @@ describe('header sorting', () => {
     expect(fromSortModel([{ field: 'col1', sort: 'asc' }], columns, ['id', 'whitelabel.name'])).toEqual({ by: 'whitelabel.name', order: 'asc' });
     expect(fromSortModel([{ field: 'col2', sort: 'asc' }], columns, ['id', 'whitelabel.name'])).toEqual({ by: null, order: 'asc' });
     expect(fromSortModel([], columns, ['id'])).toEqual({ by: null, order: 'asc' });
+  });
+});
+
+describe('cell texts', () => {
+  it('shows a date-time as the language writes it, the same text as everywhere else in the panel', async () => {
+    const iso = new Date(2026, 10, 23, 15, 4, 5).toISOString();
+    const schema = { type: 'string', format: 'date-time' } as const;
+    expect(formatValue(iso, schema)).toBe('11/23/2026, 3:04:05 PM');
+    await setLang('ru');
+    expect(formatValue(iso, schema)).toBe('23.11.2026, 15:04:05');
+    expect(formatValue(iso, schema)).toBe(formatDateTime(iso));
+    await setLang('en');
+    expect(formatValue('not a date', schema)).toBe('not a date');
   });
 });
 
