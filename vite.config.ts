@@ -61,6 +61,25 @@ function precompress(): Plugin {
 }
 
 /**
+ * Marks the chunks named in `names` for eager compilation (V8's explicit compile hint, a first-line comment): the
+ * panel chunk is fetched while the login screen waits, and without the hint V8 compiles each of its functions only
+ * at its first call, which is after the login click, on the way to the first rows. Runs before precompress.
+ */
+function compileHints(names: string[]): Plugin {
+  return {
+    name: 'compile-hints',
+    apply: 'build',
+    writeBundle(options, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk' || !names.includes(chunk.name)) continue;
+        const file = join(options.dir!, chunk.fileName);
+        writeFileSync(file, `//# allFunctionsCalledOnLoad\n${readFileSync(file, 'utf8')}`);
+      }
+    },
+  };
+}
+
+/**
  * Writes dist/.vite/chunks.json: the modules of every chunk (a package's by its node_modules path, the
  * project's relative to the root), so tests can check what a screen downloads by what it contains.
  */
@@ -81,7 +100,7 @@ function chunkModules(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), schemasFolder(SCHEMAS_DIR), manifestCheck(), formValidators([SCHEMAS_DIR]), chunkModules(), precompress()],
+  plugins: [react(), schemasFolder(SCHEMAS_DIR), manifestCheck(), formValidators([SCHEMAS_DIR]), chunkModules(), compileHints(['panel']), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
