@@ -116,8 +116,9 @@ export default defineConfig({
         // A few chunks in the order a visit needs them, instead of dozens of small shared ones (brotli compresses
         // one file of 300 kB far better than twenty of 15): what the page starts with; the login screen with the
         // parts it shares with the panel; and the panel behind the login (shell, screens, grid, overrides
-        // registry). Forms, bespoke screens, the notice stack and the live socket's client (both come once the first
-        // rows are drawn) and the Russian dictionary stay chunks of their own.
+        // registry, notice stack: a notice of a failed call must draw with the server gone). Forms, bespoke screens,
+        // the live socket's client (it comes once the first rows are drawn) and the Russian dictionary stay chunks of
+        // their own.
         // bench/bundle.ts measures the result in Chromium.
         codeSplitting: {
           groups: [
@@ -125,7 +126,7 @@ export default defineConfig({
             { name: 'login', test: /src[\\/]mui[\\/]LoginScreen\.tsx$/, priority: 2 },
             {
               name: 'panel',
-              test: /src[\\/]mui[\\/](Shell|EntityScreen|NotFound)\.tsx$|overrides[\\/](index|widgets)\.tsx?$/,
+              test: /src[\\/]mui[\\/](Shell|EntityScreen|Notices|NotFound)\.tsx$|overrides[\\/](index|widgets)\.tsx?$/,
               priority: 1,
             },
           ],

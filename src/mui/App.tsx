@@ -2,7 +2,7 @@ import { RouteFallback } from './RouteFallback';
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
 import { guardScreen, HOME_BY_ROLE, screens } from '../core/access/access';
-import { afterFirstRows, usePanel } from '../core/app/panel';
+import { usePanel } from '../core/app/panel';
 import type { Manifest } from '../../kernel/manifest/types';
 import { session } from '../core/session/session';
 import { useStore } from '../core/store';
@@ -12,7 +12,7 @@ import { eagerLazy, loadEntityScreen, Shell, type EagerLazy } from './panel-code
 
 const LoginScreen = lazy(() => import('./LoginScreen'));
 const NotFound = lazy(() => import('./NotFound'));
-const Notices = eagerLazy<object>(() => import('./Notices').then((m) => ({ default: m.Notices })));
+const Notices = lazy(() => import('./Notices').then((m) => ({ default: m.Notices })));
 
 /**
  * Each manifest's screen: the engine's screen code and the override pieces the manifest names, fetched together;
@@ -49,14 +49,11 @@ function RequireLogin({ children }: { children: ReactNode }) {
   return token ? children : <Navigate to="/login" replace />;
 }
 
-/** The notice stack, drawn with the first notice; its code comes ahead once a session's first screen has its rows. */
+/** The notice stack, loaded with the first notice or the session (the login screen has none to show). */
 function NoticeStack() {
   const list = useStore(notices);
   const { token } = useStore(session);
-  useEffect(() => {
-    if (token) afterFirstRows(() => void Notices.preload().catch(() => undefined));
-  }, [token]);
-  if (list.length === 0) return null;
+  if (!token && list.length === 0) return null;
   return (
     <Suspense fallback={null}>
       <Notices />

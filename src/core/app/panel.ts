@@ -85,7 +85,7 @@ let firstRows: Promise<unknown> = Promise.resolve();
 /**
  * Runs `work` (code or a connection the first screen does not need) once the rows the last login asked for are
  * here and the browser is next quiet (so they are drawn); without a login, when the browser is next quiet.
- * @example afterFirstRows(() => void import('./Notices'))
+ * @example afterFirstRows(() => void connectLive(baseUrl, token))
  */
 export function afterFirstRows(work: () => void): void {
   void firstRows.then(() => whenQuiet(work));
