@@ -61,10 +61,9 @@ function NoticeStack() {
   );
 }
 
-/** A logged-in visitor goes straight to the role's home (`/` would only redirect there): the login lands there too. */
 function PublicOnly({ children }: { children: ReactNode }) {
-  const { token, user } = useStore(session);
-  return token ? <Navigate to={(user && HOME_BY_ROLE[user.role]) || '/'} replace /> : children;
+  const { token } = useStore(session);
+  return token ? <Navigate to="/" replace /> : children;
 }
 
 function screenRoute(m: Manifest) {
