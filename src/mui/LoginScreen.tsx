@@ -18,7 +18,6 @@ import { session } from '../core/session/session';
 import { useT } from '../core/i18n/i18n';
 import { LanguageSwitch } from './LanguageSwitch';
 import { prefetchPanel } from './panel-code';
-import { preloadFirstPage } from '../core/list/early-page';
 import { PANEL_NAME } from './theme';
 
 /**
@@ -55,12 +54,9 @@ export default function LoginScreen() {
     setError(null);
     try {
       await panel.login(email, password);
-      // Straight to the role's home: `/` would only redirect there. Its first rows are asked for at once.
+      // Straight to the role's home (the login asked for its first rows): `/` would only redirect there.
       const role = session.get().user?.role;
-      const home = (role && HOME_BY_ROLE[role]) || '/';
-      const screen = role && panel.manifests.all.find((m) => m.screen?.route === home && m.list);
-      if (screen) preloadFirstPage(panel, screen, role);
-      navigate(home, { replace: true });
+      navigate((role && HOME_BY_ROLE[role]) || '/', { replace: true });
     } catch (e) {
       setError(e instanceof Error && e.message ? e.message : t('Network Error'));
       setPending(false);

@@ -1,6 +1,7 @@
 // What a screen downloads, read from the scripts Chromium fetched and the modules each built chunk holds
 // (dist/.vite/chunks.json, written by the build): the login screen carries none of the panel behind it, and a list
-// screen none of the bespoke screens and pieces it does not name, nor the other language's dictionary.
+// screen none of the bespoke screens and pieces it does not name, nor the other language's dictionary; the live
+// socket's client comes after a list's first rows.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -59,6 +60,46 @@ describe('what each screen downloads', () => {
     expect(later).toContain('src/mui/Shell.tsx');
     expect(later.some((m) => m.startsWith('node_modules/@mui/x-data-grid/'))).toBe(true);
     expect(later.filter((m) => /node_modules\/@rjsf\/|^src\/i18n\/ru\.json$/.test(m))).toEqual([]);
+  });
+
+  it('a list reached through the login downloads no live socket client before its first rows, then opens the live socket', async () => {
+    const care = { email: 'care@example.com', password: 'care-password-1' };
+    const token = await server.login();
+    await server.api('GET', '/v1/admin/user/add', { ...care, role: 'customercare' }, token);
+    await server.api('POST', '/v1/appinfo/report', { appInstallId: 'install-1', email: 'viewer@example.com', login: 'viewer', version: '1.0.0', whitelabel: 'aurora', platform: 'tizen', userId: 'u1' });
+    // Reports are stored in batches: the home list has its row before the login.
+    await expect.poll(async () => (await server.api('GET', '/v1/admin/appinfo/get', { page: 1, pageSize: 1 }, token)).data?.rows?.length).toBe(1);
+    const context = await browser.newContext();
+    // The page time the App Info list's first cell first appears: what had arrived by then is what the rows needed.
+    await context.addInitScript(() => {
+      new MutationObserver((_, observer) => {
+        if (!document.querySelector('[role="gridcell"]')) return;
+        (window as unknown as { rowsAt: number }).rowsAt = performance.now();
+        observer.disconnect();
+      }).observe(document, { childList: true, subtree: true });
+    });
+    const page = await context.newPage();
+    const socketOpened = page.waitForRequest((request) => new URL(request.url()).pathname.startsWith('/socket.io/'));
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('E-mail').fill(care.email);
+    await page.getByLabel('Password').fill(care.password);
+    await page.waitForLoadState('networkidle');
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.getByRole('gridcell', { name: 'viewer@example.com' }).waitFor();
+    await socketOpened;
+    const rowsAt = await page.evaluate(() => (window as unknown as { rowsAt: number }).rowsAt);
+    const arrived = await page.evaluate(
+      (t) =>
+        (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+          .filter((e) => e.responseEnd <= t)
+          .map((e) => new URL(e.name).pathname)
+          .filter((p) => p.endsWith('.js')),
+      rowsAt,
+    );
+    const modules = arrived.flatMap((path) => chunks[path.slice(1)] ?? []);
+    expect(modules).toContain('src/mui/ListScreen.tsx');
+    expect(modules.filter((m) => /node_modules\/(socket\.io-client|engine\.io-client)\//.test(m))).toEqual([]);
+    await context.close();
   });
 
   it('a list screen downloads no bespoke screen or piece it does not name and no Russian dictionary', async () => {

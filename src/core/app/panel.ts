@@ -2,6 +2,7 @@ import { createContext, useContext } from 'react';
 import { createDataProvider, type DataProvider } from '../http/data-provider';
 import { t, useLang, type Lang } from '../i18n/i18n';
 import { localizeManifests } from '../i18n/manifest-texts';
+import { preloadHomePage } from '../list/early-page';
 import { connectLive, disconnectLive } from '../live/live-store';
 import type { ManifestSet } from '../../../kernel/manifest/manifest-set';
 import { session, signIn, signOut, type SessionUser } from '../session/session';
@@ -34,12 +35,6 @@ export function createPanel(config: PanelConfig, manifests: ManifestSet): Panel 
     onUnauthorized: sessionEnded,
   });
 
-  /** Runs `work` when the browser is next idle (at the latest after a second). */
-  const whenIdle = (work: () => void) => {
-    if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 1000 });
-    else setTimeout(work, 0);
-  };
-
   const panel: Panel = {
     config,
     manifests,
@@ -48,8 +43,10 @@ export function createPanel(config: PanelConfig, manifests: ManifestSet): Panel 
       try {
         const data = await provider.request<{ token: string; user: SessionUser }>('POST', '/v1/user/login', { email, password });
         signIn(data.token, data.user);
-        // The socket opens once the home screen has drawn (the browser is idle), not in the way of its first rows.
-        whenIdle(() => {
+        // The home list's first page is asked for now, before React redraws for the new session: its rows travel meanwhile.
+        firstRows = preloadHomePage(panel, data.user.role);
+        // The socket (and its code) comes once those rows are here and drawn, not in their way.
+        afterFirstRows(() => {
           if (session.get().token === data.token) void connectLive(config.backendUrl, data.token, sessionEnded);
         });
       } catch (e) {
@@ -68,6 +65,30 @@ export function createPanel(config: PanelConfig, manifests: ManifestSet): Panel 
   const stored = session.get().token;
   if (stored) void connectLive(config.backendUrl, stored, sessionEnded);
   return panel;
+}
+
+/** An idle period this long has no frame due in it: what was drawing (a grid measuring itself over frames) is done. */
+const QUIET_MS = 40;
+
+/** Runs `work` when the browser is next quiet: an idle period with no frame due (at the latest after 3 seconds). */
+function whenQuiet(work: () => void): void {
+  if (typeof requestIdleCallback !== 'function') return void setTimeout(work, 0);
+  const until = Date.now() + 3000;
+  const wait = () =>
+    requestIdleCallback((idle) => (idle.timeRemaining() >= QUIET_MS || Date.now() >= until ? work() : wait()), { timeout: Math.max(0, until - Date.now()) });
+  wait();
+}
+
+/** The first page of the home list the last login asked for, settled (it never fails). */
+let firstRows: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs `work` (code or a connection the first screen does not need) once the rows the last login asked for are
+ * here and the browser is next quiet (so they are drawn); without a login, when the browser is next quiet.
+ * @example afterFirstRows(() => void connectLive(baseUrl, token))
+ */
+export function afterFirstRows(work: () => void): void {
+  void firstRows.then(() => whenQuiet(work));
 }
 
 export const PanelContext = createContext<Panel | null>(null);

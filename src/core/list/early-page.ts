@@ -1,7 +1,7 @@
 // The first page of a role's home list, asked for the moment the login answers, so its rows travel while the
 // screen's code loads and draws; the list controller takes the answer instead of asking again. Kept free of SWR
 // and the live socket: the login screen imports it.
-import { actionOfKind } from '../access/access';
+import { actionOfKind, HOME_BY_ROLE } from '../access/access';
 import type { Panel } from '../app/panel';
 import type { ListResult } from '../http/data-provider';
 import type { ActionDecl, Manifest, Role } from '../../../kernel/manifest/types';
@@ -27,14 +27,25 @@ export async function fetchListPage<R>(panel: Panel, action: ActionDecl, params:
  * URL shows it (a role's home right after login). A failure is dropped here: the screen then asks itself.
  * @example preloadFirstPage(panel, appinfoManifest, 'customercare')
  */
-export function preloadFirstPage(panel: Panel, manifest: Manifest, role: Role): void {
+export function preloadFirstPage(panel: Panel, manifest: Manifest, role: Role): Promise<unknown> {
   const listAction = actionOfKind(manifest, 'list', role);
-  if (!listAction || Object.keys(manifest.screen?.routeParams ?? {}).length) return;
+  if (!listAction || Object.keys(manifest.screen?.routeParams ?? {}).length) return Promise.resolve();
   const params = toApiParams(parseListQuery(new URLSearchParams(), manifest.list));
   const key = JSON.stringify(params);
   const page = fetchListPage<Record<string, unknown>>(panel, listAction[1], params, key);
-  page.catch(() => undefined);
   early = { path: listAction[1].path, key, at: Date.now(), page };
+  return page.catch(() => undefined);
+}
+
+/**
+ * Asks for the first page of `role`'s home screen, when that screen is a list; answers once that page has arrived
+ * or failed (at once when there is none to ask for).
+ * @example await preloadHomePage(panel, 'customercare') // the App Info list's first page
+ */
+export function preloadHomePage(panel: Panel, role: Role): Promise<unknown> {
+  const home = HOME_BY_ROLE[role] || '/';
+  const screen = panel.manifests.all.find((m) => m.screen?.route === home && m.list);
+  return screen ? preloadFirstPage(panel, screen, role) : Promise.resolve();
 }
 
 /** The early page of this list call and parameters, once: undefined when there is none, or it is too old. */
