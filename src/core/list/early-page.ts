@@ -2,10 +2,12 @@
 // screen's code loads and draws; the list controller takes the answer instead of asking again. Kept free of SWR
 // and the live socket: the login screen imports it.
 import { actionOfKind, HOME_BY_ROLE } from '../access/access';
-import type { Panel } from '../app/panel';
-import type { ListResult } from '../http/data-provider';
+import type { DataProvider, ListResult } from '../http/data-provider';
 import type { ActionDecl, Manifest, Role } from '../../../kernel/manifest/types';
 import { parseListQuery, toApiParams } from './list-query';
+
+/** What these calls need of the panel (src/core/app/panel.ts, which asks for the home page at login). */
+type Panel = { provider: DataProvider; manifests: { all: readonly Manifest[] } };
 
 /** The parameters (as a key) each fetched page was answered for: its `next` cursor is only good for the page after it. */
 export const answeredFor = new WeakMap<object, string>();
