@@ -62,12 +62,26 @@ function parse() {
   }
 }
 
+/**
+ * What the server's input schema needs to word its refusal of a body that is no import: every value as it was down
+ * to two levels, below that an empty one of its kind. A hostile body nests thousands of levels deep, which neither
+ * the message to the server nor its checks should walk.
+ */
+function shallow(value, levels) {
+  if (Array.isArray(value)) return levels ? value.map((item) => shallow(item, levels - 1)) : [];
+  if (value === null || typeof value !== 'object') return value;
+  if (!levels) return {};
+  const out = {};
+  for (const key of Object.keys(value)) out[key] = shallow(value[key], levels - 1);
+  return out;
+}
+
 function start() {
   const { value, refused } = parse();
   if (refused) return { refused };
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || !Array.isArray(value.ips)) return { top: value };
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !Array.isArray(value.ips)) return { top: shallow(value, 2) };
   entries = value.ips;
-  const top = Object.assign({}, value);
+  const top = shallow(Object.assign({}, value, { ips: [] }), 2);
   delete top.ips;
   const problems = [];
   let bad = 0;
@@ -117,7 +131,11 @@ function checkpoint() {
   return result;
 }
 
-parentPort.postMessage({ id: 0, ...start() });
+try {
+  parentPort.postMessage({ id: 0, ...start() });
+} catch (error) {
+  parentPort.postMessage({ id: 0, error: { message: error.message, code: error.code } });
+}
 parentPort.on('message', ({ id, kind, sql, parameters, table, now, start, size, file, driver }) => {
   try {
     if (kind === 'open') {

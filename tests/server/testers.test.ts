@@ -99,6 +99,17 @@ forEachDialect('tester IP addresses', (h) => {
     expect(log).toEqual({ userEmail: 'admin@test.io', baseUrl: '/v1/admin/testersIP', routePath: 'addArray' });
   });
 
+  it('refuses a body nested thousands of levels deep with a 400, at the top or inside the list, and stores nothing', async () => {
+    const before = await h.count('tester_ips');
+    const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+    const bodies = [deep(5000), `{"ips":${deep(5000)}}`, `{"ips":[${deep(3000)}]}`, `{"ips":[],"other":${deep(5000)}}`];
+    for (const body of bodies) {
+      const reply = await h.admin('POST', '/v1/admin/testersIP/addArray', { body, headers: { 'content-type': 'application/json' } });
+      expect(reply.status, body.slice(0, 12)).toBe(400);
+    }
+    expect(await h.count('tester_ips')).toBe(before);
+  });
+
   it('stores 45,000 addresses over several statements exactly as sent: duplicates kept, /32 added, the same answer', async () => {
     const ips = Array.from({ length: 45_000 }, (_, i) => ({ ip: `50.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}${i % 2 ? '/32' : ''}`, vendor: i % 3 ? 'lg' : 'samsung' }));
     // Duplicates of the first entries, written both ways, at the end of the list.
