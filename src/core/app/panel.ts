@@ -67,16 +67,13 @@ export function createPanel(config: PanelConfig, manifests: ManifestSet): Panel 
   return panel;
 }
 
-/** An idle period this long has no frame due in it: what was drawing (a grid measuring itself over frames) is done. */
-const QUIET_MS = 40;
-
-/** Runs `work` when the browser is next quiet: an idle period with no frame due (at the latest after 3 seconds). */
-function whenQuiet(work: () => void): void {
-  if (typeof requestIdleCallback !== 'function') return void setTimeout(work, 0);
-  const until = Date.now() + 3000;
-  const wait = () =>
-    requestIdleCallback((idle) => (idle.timeRemaining() >= QUIET_MS || Date.now() >= until ? work() : wait()), { timeout: Math.max(0, until - Date.now()) });
-  wait();
+/**
+ * Runs `work` when the browser is next idle, at the latest after a second: the live socket must not wait longer,
+ * since a change pushed before it connects is not shown until the list reloads (e2e: pipelines, live lists).
+ */
+function whenIdle(work: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 1000 });
+  else setTimeout(work, 0);
 }
 
 /** The first page of the home list the last login asked for, settled (it never fails). */
@@ -84,11 +81,11 @@ let firstRows: Promise<unknown> = Promise.resolve();
 
 /**
  * Runs `work` (code or a connection the first screen does not need) once the rows the last login asked for are
- * here and the browser is next quiet (so they are drawn); without a login, when the browser is next quiet.
+ * here and the browser is next idle (so they are drawn; at the latest a second later); without a login, when the browser is next idle.
  * @example afterFirstRows(() => void connectLive(baseUrl, token))
  */
 export function afterFirstRows(work: () => void): void {
-  void firstRows.then(() => whenQuiet(work));
+  void firstRows.then(() => whenIdle(work));
 }
 
 export const PanelContext = createContext<Panel | null>(null);
