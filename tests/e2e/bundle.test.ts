@@ -4,7 +4,7 @@
 // socket's client comes after a list's first rows.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, launchBrowser, startServer, type RunningServer } from './harness';
 
@@ -25,6 +25,19 @@ async function modulesLoaded(page: Page, until = Infinity): Promise<string[]> {
   return scripts.flatMap((path) => chunks[path.slice(1)] ?? []);
 }
 
+/** Records, in every page of `context`, the page time `selector` first matches (read back with firstSeenAt). */
+async function recordFirstSeen(context: BrowserContext, selector: string): Promise<void> {
+  await context.addInitScript((wanted) => {
+    new MutationObserver((_, observer) => {
+      if (!document.querySelector(wanted)) return;
+      (window as unknown as { firstSeenAt: number }).firstSeenAt = performance.now();
+      observer.disconnect();
+    }).observe(document, { childList: true, subtree: true });
+  }, selector);
+}
+
+const firstSeenAt = (page: Page) => page.evaluate(() => (window as unknown as { firstSeenAt: number }).firstSeenAt);
+
 describe('what each screen downloads', () => {
   let server: RunningServer;
   let browser: Browser;
@@ -40,17 +53,11 @@ describe('what each screen downloads', () => {
   it('the login screen downloads no grid, form, live socket, data fetching, override or Russian dictionary code before it is drawn, and the shell and grid once it waits', async () => {
     const context = await browser.newContext();
     // The page time the password field first appears: what was requested by then is what the login screen needed.
-    await context.addInitScript(() => {
-      new MutationObserver((_, observer) => {
-        if (!document.querySelector('input[type="password"]')) return;
-        (window as unknown as { drawnAt: number }).drawnAt = performance.now();
-        observer.disconnect();
-      }).observe(document, { childList: true, subtree: true });
-    });
+    await recordFirstSeen(context, 'input[type="password"]');
     const page = await context.newPage();
     await page.goto(`${server.url}/login`);
     await page.getByLabel('Password').waitFor();
-    const drawnAt = await page.evaluate(() => (window as unknown as { drawnAt: number }).drawnAt);
+    const drawnAt = await firstSeenAt(page);
     const modules = await modulesLoaded(page, drawnAt);
     expect(modules).toContain('src/mui/LoginScreen.tsx');
     const panelCode = /node_modules\/(@mui\/x-data-grid|@rjsf|socket\.io-client|swr)\/|^overrides\/(?!names\.ts$)|^src\/i18n\/ru\.json$|^src\/mui\/(Shell|ListScreen|FormModal|DataTable)\.tsx$/;
@@ -71,13 +78,7 @@ describe('what each screen downloads', () => {
     await expect.poll(async () => (await server.api('GET', '/v1/admin/appinfo/get', { page: 1, pageSize: 1 }, token)).data?.rows?.length).toBe(1);
     const context = await browser.newContext();
     // The page time the App Info list's first cell first appears: what had arrived by then is what the rows needed.
-    await context.addInitScript(() => {
-      new MutationObserver((_, observer) => {
-        if (!document.querySelector('[role="gridcell"]')) return;
-        (window as unknown as { rowsAt: number }).rowsAt = performance.now();
-        observer.disconnect();
-      }).observe(document, { childList: true, subtree: true });
-    });
+    await recordFirstSeen(context, '[role="gridcell"]');
     const page = await context.newPage();
     const socketOpened = page.waitForRequest((request) => new URL(request.url()).pathname.startsWith('/socket.io/'));
     await page.goto(`${server.url}/login`);
@@ -87,7 +88,7 @@ describe('what each screen downloads', () => {
     await page.getByRole('button', { name: 'Login' }).click();
     await page.getByRole('gridcell', { name: 'viewer@example.com' }).waitFor();
     await socketOpened;
-    const rowsAt = await page.evaluate(() => (window as unknown as { rowsAt: number }).rowsAt);
+    const rowsAt = await firstSeenAt(page);
     const arrived = await page.evaluate(
       (t) =>
         (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
