@@ -88,6 +88,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   const engine: Engine = {
     db: database.db,
     caps: database.caps,
+    health: database.health,
     manifests,
     models,
     accounts,

@@ -87,6 +87,6 @@ export const addIpArrayHandler: CustomHandler = {
   readBody: readImportBody,
   prepare: checkIpArray,
   writeOn: async <T>({ engine, prepared }: ActionContext, transact: (db?: Kysely<any>) => Promise<T>) =>
-    onWorkerConnection(engine.db, (prepared as CheckedImport).worker, await engine.caps.workerWriteFile(engine.db), transact),
+    onWorkerConnection(engine.db, (prepared as CheckedImport).worker, await engine.caps.workerWriteFile(engine.db), engine, transact),
   run: addIpArray,
 };
