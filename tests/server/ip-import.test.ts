@@ -1,7 +1,7 @@
 // The IP import where it leaves the server's usual path (issue 14: its body is read and, on SQLite, stored on a worker
 // thread): a SIGTERM in the middle of an import still ends the process cleanly, and the list is stored whole or not at
 // all; a database that is locked, full or gone answers the import as it answers every other write, with a 503 and
-// nothing stored.
+// nothing stored; and the rows go in one multi-row statement per chunk, as the server's log says.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,8 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WORKER_STATEMENT_ROWS } from '../../server/actions/ip-import-worker.ts';
+import { UNNEST_ROWS } from '../../server/actions/testers-ip.ts';
 import { ADMIN, DIALECTS, TEST_DATABASE_URL, freshPostgresDatabase, startApp, type Dialect } from './harness.ts';
 import { startServerProcess } from './server-process.ts';
 
@@ -109,6 +111,19 @@ function importServer(dialect: Dialect) {
     },
   };
 }
+
+describe.each(DIALECTS)('the IP import in multi-row statements (%s)', (dialect) => {
+  const server = importServer(dialect);
+
+  it('inserts 450,000 addresses in one statement per chunk, as its log line says', async () => {
+    const rows = 450_000;
+    const reply = await server.post(importBody(120, rows));
+    expect(reply.json()).toEqual({ result: true, data: { count: rows } });
+    const lines = server.logged.filter((line) => line.msg === 'IP import inserted');
+    const rowsPerStatement = dialect === 'sqlite' ? WORKER_STATEMENT_ROWS : UNNEST_ROWS;
+    expect(lines.map((line) => line.ipImport)).toEqual([{ rows, statements: Math.ceil(rows / rowsPerStatement), rowsPerStatement }]);
+  }, 60_000);
+});
 
 describe('the IP import with the database locked or full (sqlite)', () => {
   const server = importServer('sqlite');
