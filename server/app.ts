@@ -83,11 +83,22 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   }
 
   checkPublicActions(manifests, actions.handlers);
+  const app = Fastify({
+    logger: loggerOptions(options.logger),
+    bodyLimit: BODY_LIMIT,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    // request.ip follows X-Forwarded-For only through the listed proxies; otherwise every user behind an
+    // untrusted hop could pick their own address (and their own rate-limit bucket).
+    trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
+  });
   const database = openDatabase({ ...config, log: options.log });
   const reads = readsFor(config, database.db);
   const engine: Engine = {
     db: database.db,
     caps: database.caps,
+    health: database.health,
+    log: app.log,
     manifests,
     models,
     accounts,
@@ -102,15 +113,6 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   };
   checkAccountsModel(engine);
 
-  const app = Fastify({
-    logger: loggerOptions(options.logger),
-    bodyLimit: BODY_LIMIT,
-    onProtoPoisoning: 'error',
-    onConstructorPoisoning: 'error',
-    // request.ip follows X-Forwarded-For only through the listed proxies; otherwise every user behind an
-    // untrusted hop could pick their own address (and their own rate-limit bucket).
-    trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
-  });
   app.decorate('engine', engine);
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   registerJsonBodies(app);

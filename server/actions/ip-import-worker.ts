@@ -136,7 +136,7 @@ try {
 } catch (error) {
   parentPort.postMessage({ id: 0, error: { message: error.message, code: error.code } });
 }
-parentPort.on('message', ({ id, kind, sql, parameters, table, now, start, size, file, driver }) => {
+parentPort.on('message', ({ id, kind, sql, parameters, table, now, start, size, file, driver, maxPageCount }) => {
   try {
     if (kind === 'open') {
       const SQLite = require(driver);
@@ -146,6 +146,7 @@ parentPort.on('message', ({ id, kind, sql, parameters, table, now, start, size, 
       db.pragma('foreign_keys = ON');
       db.pragma('busy_timeout = 1000');
       db.pragma('wal_autocheckpoint = 0');
+      db.pragma('max_page_count = ' + Number(maxPageCount));
       parentPort.postMessage({ id });
     } else if (kind === 'query') {
       const statement = db.prepare(sql);
@@ -244,8 +245,8 @@ export class ImportWorker implements WorkerQueries {
   }
 
   /** Opens the worker's own connection to the SQLite file (for WorkerQueries). */
-  async open(file: string): Promise<void> {
-    await this.send({ kind: 'open', file, driver });
+  async open(file: string, maxPageCount: number): Promise<void> {
+    await this.send({ kind: 'open', file, driver, maxPageCount });
     this.hasConnection = true;
   }
 

@@ -8,7 +8,7 @@ import { sql, type Kysely } from 'kysely';
 import { fieldError } from '../errors.ts';
 import { onWorkerConnection } from '../db/large-write.ts';
 import type { JsonBytes } from '../plugins/json-body.ts';
-import { ImportWorker, type ParsedBody } from './ip-import-worker.ts';
+import { ImportWorker, WORKER_STATEMENT_ROWS, type ParsedBody } from './ip-import-worker.ts';
 import type { ActionContext, CustomHandler } from './types.ts';
 
 /** Rows per statement where the server's connection stores them (PostgreSQL): two array parameters of this many. */
@@ -67,17 +67,25 @@ async function addIpArray({ engine, db, prepared }: ActionContext) {
   const { worker, count, now } = prepared as CheckedImport;
   const table = engine.models.get('testerIP')!.table;
   if (worker.hasConnection) {
-    await worker.insertAll(table, now);
+    noteStored(engine, count, await worker.insertAll(table, now), WORKER_STATEMENT_ROWS);
     return { count };
   }
   const at = sql`cast(${now} as ${sql.raw(engine.caps.columnType('timestamp'))})`;
+  let statements = 0;
   for (let start = 0; ; start += UNNEST_ROWS) {
     const chunk = await worker.chunk(start, UNNEST_ROWS);
     if (!chunk) break;
     await sql`insert into ${sql.table(table)} (${sql.ref('ip')}, ${sql.ref('vendor')}, ${sql.ref('createdAt')}, ${sql.ref('updatedAt')})
       select u.ip, u.vendor, ${at}, ${at} from unnest(${chunk.ips}::text[], ${chunk.vendors}::text[]) as u(ip, vendor)`.execute(db);
+    statements++;
   }
+  noteStored(engine, count, statements, UNNEST_ROWS);
   return { count };
+}
+
+/** The server's log line of an import's insert: how many statements its rows took (one per chunk is the goal). */
+function noteStored(engine: ActionContext['engine'], rows: number, statements: number, rowsPerStatement: number) {
+  engine.log.info({ ipImport: { rows, statements, rowsPerStatement } }, 'IP import inserted');
 }
 
 export const addIpArrayHandler: CustomHandler = {
@@ -87,6 +95,6 @@ export const addIpArrayHandler: CustomHandler = {
   readBody: readImportBody,
   prepare: checkIpArray,
   writeOn: async <T>({ engine, prepared }: ActionContext, transact: (db?: Kysely<any>) => Promise<T>) =>
-    onWorkerConnection(engine.db, (prepared as CheckedImport).worker, await engine.caps.workerWriteFile(engine.db), transact),
+    onWorkerConnection(engine.db, (prepared as CheckedImport).worker, await engine.caps.workerWriteFile(engine.db), engine, transact),
   run: addIpArray,
 };

@@ -1,7 +1,9 @@
 // The state the generic routes and the custom actions share.
+import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Manifest } from '../../kernel/manifest/types.ts';
 import type { Capabilities } from '../db/database.ts';
+import type { DatabaseHealth } from '../db/guard.ts';
 import type { Actor, AuditLog } from '../plugins/audit.ts';
 import type { LiveHub } from '../plugins/live-hub.ts';
 import type { ChangeFeed } from './changes.ts';
@@ -12,6 +14,10 @@ import type { EntityModel } from './model.ts';
 export interface Engine {
   db: Kysely<any>;
   caps: Capabilities;
+  /** Whether the database is out: what a connection of a handler's own reports to (server/db/large-write.ts). */
+  health: DatabaseHealth;
+  /** The server's log (Fastify's; silent unless LOG_REQUESTS=1): what a handler notes of its work. */
+  log: FastifyBaseLogger;
   manifests: Manifest[];
   /** Models of the entities that have a table, by entity name. */
   models: Map<string, EntityModel>;

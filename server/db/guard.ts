@@ -37,7 +37,12 @@ export class DatabaseHealth {
   }
 }
 
-function translate(caps: Capabilities, health: DatabaseHealth, error: unknown): unknown {
+/**
+ * The error a query failed with as the server answers it: an outage a 503, a bad value a 400, anything else as it
+ * was. Exported for work that reaches the database outside a guarded dialect (a worker thread's own connection).
+ * @example throw guardError(caps, health, error)
+ */
+export function guardError(caps: Capabilities, health: DatabaseHealth, error: unknown): unknown {
   if (error instanceof AppError) return error;
   const outage = caps.outage(error);
   if (outage) {
@@ -77,7 +82,7 @@ class GuardedDriver implements Driver {
       if (proves !== 'nothing') this.health.answered(proves === 'committed');
       return result;
     } catch (error) {
-      throw translate(this.caps, this.health, error);
+      throw guardError(this.caps, this.health, error);
     }
   };
 

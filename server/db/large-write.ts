@@ -6,7 +6,8 @@
 // together), while the server's own connection is held: Kysely runs that one connection behind a mutex, so every
 // other query waits for the import asynchronously, as it waited for the import's transaction before, and no
 // statement of the server's can meet the worker's write lock. The worker checkpoints after its commit (PASSIVE),
-// so no later commit on the event loop finds a quarter-gigabyte WAL to copy.
+// so no later commit on the event loop finds a quarter-gigabyte WAL to copy. The worker's connection answers a lock
+// held elsewhere or a full disk as every other write does (server/db/guard.ts): a 503, and nothing stored.
 import {
   CompiledQuery,
   Kysely,
@@ -18,6 +19,8 @@ import {
   type Driver,
   type QueryResult,
 } from 'kysely';
+import type { Capabilities } from './capabilities.ts';
+import { guardDialect, guardError, type DatabaseHealth } from './guard.ts';
 
 export interface WorkerQueryResult {
   rows: unknown[];
@@ -27,7 +30,8 @@ export interface WorkerQueryResult {
 
 /** A worker thread that runs SQL on a connection of its own (the IP import's: server/actions/ip-import-worker.ts). */
 export interface WorkerQueries {
-  open(file: string): Promise<void>;
+  /** Opens the file with the server's own settings; `maxPageCount`: the size cap the server's connection has. */
+  open(file: string, maxPageCount: number): Promise<void>;
   query(sql: string, parameters: readonly unknown[]): Promise<WorkerQueryResult>;
   /** Checkpoints after the commit and closes the connection (and the thread); never throws. */
   close(): Promise<void>;
@@ -59,10 +63,16 @@ class WorkerConnection implements DatabaseConnection {
 /** Kysely's driver for one worker connection; BEGIN IMMEDIATE as the server's own (server/db/database.ts). */
 class WorkerDriver implements Driver {
   private readonly connection: WorkerConnection;
-  constructor(worker: WorkerQueries) {
+  constructor(
+    private readonly worker: WorkerQueries,
+    private readonly file: string,
+    private readonly maxPageCount: number,
+  ) {
     this.connection = new WorkerConnection(worker);
   }
-  async init() {}
+  async init() {
+    await this.worker.open(this.file, this.maxPageCount);
+  }
   async acquireConnection() {
     return this.connection;
   }
@@ -85,25 +95,46 @@ class WorkerDriver implements Driver {
   async destroy() {}
 }
 
+/** What the worker's connection needs to fail as the server's does: the dialect's outages and the outage log. */
+export interface WriteGuard {
+  caps: Capabilities;
+  health: DatabaseHealth;
+}
+
 /**
  * Runs `write` with a Kysely over the worker's own connection to the SQLite file behind `db`, while `db`'s
- * connection is held, then closes the worker; when there is no `file` (PostgreSQL, an in-memory SQLite), with `db` itself.
- * @example await onWorkerConnection(engine.db, worker, await engine.caps.workerWriteFile(engine.db), (db) => db.transaction().execute(...))
+ * connection is held, then closes the worker; when there is no `file` (PostgreSQL, an in-memory SQLite), with `db`
+ * itself. Every failure on the worker's connection, its statements' or the worker's own work's, is worded as `db`'s.
+ * @example await onWorkerConnection(engine.db, worker, await engine.caps.workerWriteFile(engine.db), engine, (db) => db.transaction().execute(...))
  */
-export async function onWorkerConnection<T>(db: Kysely<any>, worker: WorkerQueries, file: string | undefined, write: (db: Kysely<any>) => Promise<T>): Promise<T> {
+export async function onWorkerConnection<T>(
+  db: Kysely<any>,
+  worker: WorkerQueries,
+  file: string | undefined,
+  guard: WriteGuard,
+  write: (db: Kysely<any>) => Promise<T>,
+): Promise<T> {
   if (!file) return write(db);
-  return db.connection().execute(async () => {
-    await worker.open(file);
+  return db.connection().execute(async (held) => {
+    // A size cap set on the server's connection (PRAGMA max_page_count) holds for the import as well.
+    const { rows } = await sql<{ max_page_count: number }>`pragma max_page_count`.execute(held);
     const own = new Kysely<any>({
-      dialect: {
-        createAdapter: () => new SqliteAdapter(),
-        createDriver: () => new WorkerDriver(worker),
-        createIntrospector: (k) => new SqliteIntrospector(k),
-        createQueryCompiler: () => new SqliteQueryCompiler(),
-      },
+      dialect: guardDialect(
+        {
+          createAdapter: () => new SqliteAdapter(),
+          createDriver: () => new WorkerDriver(worker, file, Number(rows[0].max_page_count)),
+          createIntrospector: (k) => new SqliteIntrospector(k),
+          createQueryCompiler: () => new SqliteQueryCompiler(),
+        },
+        guard.caps,
+        guard.health,
+      ),
     });
     try {
       return await write(own);
+    } catch (error) {
+      // Work the worker does besides statements (inserting the rows it holds) fails with SQLite's own errors.
+      throw guardError(guard.caps, guard.health, error);
     } finally {
       await worker.close();
     }

@@ -1,12 +1,19 @@
-// The IP import while the server stops (issue 14: its body is read and, on SQLite, stored on a worker thread): a
-// SIGTERM in the middle of an import still ends the process cleanly, and the list is stored whole or not at all.
+// The IP import where it leaves the server's usual path (issue 14: its body is read and, on SQLite, stored on a worker
+// thread): a SIGTERM in the middle of an import still ends the process cleanly, and the list is stored whole or not at
+// all; a database that is locked, full or gone answers the import as it answers every other write, with a 503 and
+// nothing stored; and the rows go in one multi-row statement per chunk, as the server's log says.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
-import { DIALECTS, freshPostgresDatabase } from './harness.ts';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WORKER_STATEMENT_ROWS } from '../../server/actions/ip-import-worker.ts';
+import { UNNEST_ROWS } from '../../server/actions/testers-ip.ts';
+import { ADMIN, DIALECTS, TEST_DATABASE_URL, freshPostgresDatabase, startApp, type Dialect } from './harness.ts';
 import { startServerProcess } from './server-process.ts';
 
 const ENTRIES = 200_000;
@@ -61,4 +68,137 @@ describe.each(DIALECTS)('the IP import and a stop (%s, the server as its own pro
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+/** `count` addresses from a.0.0.0 on, as the import's JSON body. */
+const importBody = (first: number, count: number) =>
+  JSON.stringify({ ips: Array.from({ length: count }, (_, i) => ({ ip: `${first}.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, vendor: 'lg' })) });
+
+/** A server built in this process whose request log (LOG_REQUESTS) is kept as parsed lines. */
+function importServer(dialect: Dialect) {
+  const logged: Record<string, unknown>[] = [];
+  const server = { app: undefined as unknown as FastifyInstance, token: '', logged, cleanup: async () => {} };
+  beforeAll(async () => {
+    let partial = '';
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        const lines = (partial + chunk).split('\n');
+        partial = lines.pop()!;
+        for (const line of lines) logged.push(JSON.parse(line));
+        done();
+      },
+    });
+    const started = await startApp(dialect, { logger: { stream }, log: () => {} });
+    server.app = started.app;
+    server.cleanup = started.cleanup;
+    server.token = (await server.app.inject({ method: 'POST', url: '/v1/user/login', payload: ADMIN })).json().data.token;
+  });
+  afterAll(async () => {
+    await server.app?.close();
+    await server.cleanup();
+  });
+  return {
+    logged,
+    get app() {
+      return server.app;
+    },
+    post: (body: string) =>
+      server.app.inject({ method: 'POST', url: '/v1/admin/testersIP/addArray', headers: { authorization: server.token, 'content-type': 'application/json' }, payload: body }),
+    /** Rows of the import and its audit rows. */
+    stored: async () => {
+      const count = async (table: string) => Number((await server.app.engine.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      return { rows: await count('tester_ips'), logs: await count('user_logs') };
+    },
+  };
+}
+
+describe.each(DIALECTS)('the IP import in multi-row statements (%s)', (dialect) => {
+  const server = importServer(dialect);
+
+  it('inserts 450,000 addresses in one statement per chunk, as its log line says', async () => {
+    const rows = 450_000;
+    const reply = await server.post(importBody(120, rows));
+    expect(reply.json()).toEqual({ result: true, data: { count: rows } });
+    const lines = server.logged.filter((line) => line.msg === 'IP import inserted');
+    const rowsPerStatement = dialect === 'sqlite' ? WORKER_STATEMENT_ROWS : UNNEST_ROWS;
+    expect(lines.map((line) => line.ipImport)).toEqual([{ rows, statements: Math.ceil(rows / rowsPerStatement), rowsPerStatement }]);
+  }, 60_000);
+});
+
+describe('the IP import with the database locked or full (sqlite)', () => {
+  const server = importServer('sqlite');
+
+  it('answers 503 with the lock message while another connection holds the write lock, stores nothing, and imports once it is released', async () => {
+    const before = await server.stored();
+    const holder = new SQLite(join(server.app.engine.dataDir, 'panel.sqlite'));
+    holder.exec('begin immediate');
+    try {
+      const reply = await server.post(importBody(130, 10_000));
+      expect(reply.statusCode).toBe(503);
+      expect(reply.headers['retry-after']).toBe('1');
+      expect(reply.json()).toMatchObject({ result: false, code: 'ERR_UNAVAILABLE', message: 'The database is locked by another process; try again in a moment' });
+      expect(await server.stored()).toEqual(before);
+    } finally {
+      holder.exec('rollback');
+      holder.close();
+    }
+    expect((await server.post(importBody(130, 10_000))).json()).toEqual({ result: true, data: { count: 10_000 } });
+    expect(await server.stored()).toEqual({ rows: before.rows + 10_000, logs: before.logs + 1 });
+  });
+
+  it('answers 503 with the full-disk message when the database cannot grow, stores nothing, and imports once there is room', async () => {
+    const before = await server.stored();
+    const db = server.app.engine.db;
+    const { rows } = await sql<{ page_count: number }>`pragma page_count`.execute(db);
+    await sql.raw(`pragma max_page_count = ${rows[0].page_count}`).execute(db);
+    try {
+      const reply = await server.post(importBody(131, 10_000));
+      expect(reply.statusCode).toBe(503);
+      expect(reply.headers['retry-after']).toBe('60');
+      expect(reply.json()).toMatchObject({ result: false, code: 'ERR_UNAVAILABLE', message: "The database's disk is full; nothing can be saved until space is freed" });
+      expect(await server.stored()).toEqual(before);
+    } finally {
+      await sql.raw('pragma max_page_count = 1073741823').execute(db);
+    }
+    expect((await server.post(importBody(131, 10_000))).json()).toEqual({ result: true, data: { count: 10_000 } });
+    expect(await server.stored()).toEqual({ rows: before.rows + 10_000, logs: before.logs + 1 });
+  });
+});
+
+describe('the IP import with PostgreSQL gone in the middle (postgres)', () => {
+  const server = importServer('postgres');
+
+  it('answers 503 when its connection is cut while it inserts, stores nothing, and imports again afterwards', async () => {
+    const before = await server.stored();
+    const database = (await sql<{ name: string }>`select current_database() as name`.execute(server.app.engine.db)).rows[0].name;
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    const holder = new pg.Client({ connectionString: TEST_DATABASE_URL.replace(/\/[^/]*$/, `/${database}`) });
+    await Promise.all([admin.connect(), holder.connect()]);
+    try {
+      // The table held, so the import's insert is surely under way, waiting, when its connection is cut.
+      await holder.query('begin');
+      await holder.query('lock table tester_ips in share mode');
+      const reply = server.post(importBody(140, 10_000));
+      let cut = 0;
+      for (let tries = 0; tries < 200 && !cut; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        const { rows } = await admin.query(
+          "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and wait_event_type = 'Lock' and query like 'insert into%'",
+          [database],
+        );
+        cut = rows.length;
+      }
+      expect(cut).toBe(1);
+      await holder.query('rollback');
+      const answer = await reply;
+      expect(answer.statusCode).toBe(503);
+      expect(answer.headers['retry-after']).toBe('5');
+      expect(answer.json()).toMatchObject({ result: false, code: 'ERR_UNAVAILABLE', message: 'The database is unreachable; try again in a few seconds' });
+      expect(await server.stored()).toEqual(before);
+    } finally {
+      await Promise.all([admin.end(), holder.end()]);
+    }
+    expect((await server.post(importBody(140, 10_000))).json()).toEqual({ result: true, data: { count: 10_000 } });
+    expect(await server.stored()).toEqual({ rows: before.rows + 10_000, logs: before.logs + 1 });
+  });
 });

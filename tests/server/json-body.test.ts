@@ -2,9 +2,10 @@
 // refusals (bad JSON, prototype poisoning) as a small body, whatever the nesting; or handed over as bytes.
 import { expect, it } from 'vitest';
 import { request } from 'node:http';
-import Fastify from 'fastify';
-import { JsonBytes, parseInSlices, registerJsonBodies } from '../../server/plugins/json-body.ts';
-import { forEachDialect } from './harness.ts';
+import Fastify, { type RouteOptions } from 'fastify';
+import { BODY_LIMIT } from '../../server/app.ts';
+import { JsonBytes, LOOP_BODY_LIMIT, parseInSlices, registerJsonBodies } from '../../server/plugins/json-body.ts';
+import { forEachDialect, startApp } from './harness.ts';
 
 const samples = [
   '[]',
@@ -101,6 +102,22 @@ it('hands a route that asks for it the exact bytes of its body, with or without 
     expect((await send(Buffer.alloc(1024 * 1024 + 1, 32), false)).status).toBe(413);
   } finally {
     await app.close();
+  }
+});
+
+it('parses no body above LOOP_BODY_LIMIT on the event loop: a route that takes more reads its bytes on a worker, others refuse it with 413 before reading it', async () => {
+  const routes: RouteOptions[] = [];
+  const { app, cleanup } = await startApp('sqlite', { onRoute: (route) => routes.push(route) });
+  try {
+    const large = routes.filter((route) => (route.bodyLimit ?? BODY_LIMIT) > LOOP_BODY_LIMIT);
+    expect(large.map((route) => [route.url, route.config?.jsonBytes])).toEqual([['/v1/admin/testersIP/addArray', true]]);
+    // A body of the IP import's size sent anywhere else is refused from its Content-Length, unread.
+    const body = Buffer.alloc(51 * 1024 * 1024, 32);
+    const reply = await app.inject({ method: 'POST', url: '/v1/admin/platform/add', headers: { 'content-type': 'application/json' }, payload: body });
+    expect([reply.statusCode, reply.json().code]).toEqual([413, 'ERR_TOO_LARGE']);
+  } finally {
+    await app.close();
+    await cleanup();
   }
 });
 
