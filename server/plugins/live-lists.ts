@@ -19,6 +19,8 @@ export interface EntityChanged {
   /** The e-mail of the staff member who wrote; null for a device or a job. */
   by: string | null;
   at: string;
+  /** Set on what a socket hears at connect: a change made while it was not listening. */
+  missed?: true;
 }
 
 /**
@@ -105,7 +107,7 @@ export function registerLiveLists(engine: Engine, io: Server): () => void {
     const missedMs = missedMsOf(socket.handshake.auth);
     if (missedMs === undefined) return;
     const items = log.since(socket.handshake.issued - missedMs - MISSED_SLACK_MS, listedBy.get(socket.data.user.role) ?? []);
-    if (items.length) socket.emit(ENTITY_CHANGED_EVENT, items);
+    if (items.length) socket.emit(ENTITY_CHANGED_EVENT, items.map((item) => ({ ...item, missed: true })));
   };
   io.on('connection', replay);
 

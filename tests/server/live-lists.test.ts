@@ -90,7 +90,7 @@ forEachDialect('live lists', (h: Harness) => {
     const admin = await open(port, h.tokens.admin, Date.now() - away);
     await until(() => tester.seen.length > 0 && admin.seen.length > 1);
     await settle(200);
-    const platformEdit = { entity: 'platform', ids: [older.body.data.id], by: emailOf('developer'), at: expect.any(String) };
+    const platformEdit = { entity: 'platform', ids: [older.body.data.id], by: emailOf('developer'), at: expect.any(String), missed: true };
     expect(tester.seen).toEqual([platformEdit]);
     expect(admin.seen).toEqual(expect.arrayContaining([platformEdit, expect.objectContaining({ entity: 'user', by: ADMIN.email })]));
     expect(admin.seen).toHaveLength(2);
@@ -106,7 +106,7 @@ forEachDialect('live lists', (h: Harness) => {
     const tester = await open(port, h.tokens.tester, Date.now() - away);
     await until(() => tester.seen.length > 0);
     await settle(200);
-    expect(tester.seen).toEqual([{ entity: 'platform', by: null, at: expect.any(String) }]);
+    expect(tester.seen).toEqual([{ entity: 'platform', by: null, at: expect.any(String), missed: true }]);
     tester.socket.close();
   });
 
@@ -118,7 +118,7 @@ forEachDialect('live lists', (h: Harness) => {
     expect(entities).toContain('platform');
     expect(entities).not.toContain('user');
     expect(new Set(entities).size).toBe(entities.length);
-    for (const c of tester.seen) expect(c).toEqual({ entity: c.entity, by: null, at: expect.any(String) });
+    for (const c of tester.seen) expect(c).toEqual({ entity: c.entity, by: null, at: expect.any(String), missed: true });
     tester.socket.close();
   });
 
@@ -166,7 +166,7 @@ describe('live lists across two processes (postgres, redis)', () => {
     await settle(200);
     const back = await open(port, token, Date.now() - away);
     await until(() => back.seen.length > 0);
-    expect(back.seen).toEqual([{ entity: 'platform', ids: [added.json().data.id], by: ADMIN.email, at: expect.any(String) }]);
+    expect(back.seen).toEqual([{ entity: 'platform', ids: [added.json().data.id], by: ADMIN.email, at: expect.any(String), missed: true }]);
     listening.socket.close();
     back.socket.close();
   });

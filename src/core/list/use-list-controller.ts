@@ -139,8 +139,9 @@ export function useListController(manifest: Manifest): ListController {
     void mutateTotal();
   }, [mutate, mutateAll, mutateTotal, listPath, paramsKey]);
   useLiveRefresh(manifest.screen?.liveRefresh, reload);
-  // A screen that follows its own live item (pipelines) already reloads on every change of its entity.
-  useLiveList(manifest.screen?.liveRefresh ? undefined : manifest.entity, reload);
+  // A screen that follows its own live item (pipelines) already reloads on every change of its entity the socket
+  // hears; the changes it missed while it was not listening come only as entity changes.
+  useLiveList(manifest.entity, reload, { missedOnly: Boolean(manifest.screen?.liveRefresh) });
 
   const [draft, setDraft] = useState<Record<string, string>>(query.filters);
   const appliedKey = JSON.stringify(query.filters);
