@@ -101,6 +101,40 @@ describe('live lists', () => {
     await context.close();
   });
 
+  it('shows a change the live socket heard of before the home list could draw the rows asked for at login', async () => {
+    const token = await server.login(TESTER.email, TESTER.password);
+    const context = await browser.newContext();
+    const holds = [/\/assets\/panel-[\w-]+\.js$/, LIVE_SOCKET].map((pattern) => {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      return { pattern, release, held };
+    });
+    for (const { pattern, held } of holds) {
+      await context.route(pattern, async (route) => {
+        await held;
+        await route.continue();
+      });
+    }
+    const [panelCode, liveSocket] = holds;
+    const page = await context.newPage();
+    let heardMissed = false;
+    const hear = (text: string) => (heardMissed ||= text.includes('"missed":true'));
+    page.on('response', (response) => void (LIVE_SOCKET.test(response.url()) && response.text().then(hear, () => undefined)));
+    page.on('websocket', (ws) => ws.on('framereceived', (frame) => hear(String(frame.payload))));
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('E-mail').fill(TESTER.email);
+    await page.getByLabel('Password').fill(TESTER.password);
+    const firstRows = page.waitForResponse((response) => new URL(response.url()).pathname === '/v1/admin/testersIP/get');
+    await page.getByRole('button', { name: 'Login' }).click();
+    await firstRows;
+    await server.api('GET', '/v1/admin/testersIP/add', { ip: '10.4.4.4', vendor: 'lg' }, token);
+    liveSocket.release();
+    await expect.poll(() => heardMissed, { timeout: 10_000 }).toBe(true);
+    panelCode.release();
+    await page.locator('.MuiDataGrid-row', { hasText: '10.4.4.4' }).waitFor();
+    await context.close();
+  });
+
   it('shows a change made while the live socket was cut once it reconnects, without a reload', async () => {
     const context = await browser.newContext();
     let cut = false;

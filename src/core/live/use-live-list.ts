@@ -50,6 +50,15 @@ export function resetEntityChanges(): void {
   entityChanges.set({ counts: {}, missed: {}, recent: [] });
 }
 
+/**
+ * Whether the socket has announced changes of `entity` it missed in this session: a page fetched at login, before
+ * the socket first connected, may not hold them.
+ * @example missedChanges('platform') ? fetchAgain() : useEarlyPage()
+ */
+export function missedChanges(entity: string): boolean {
+  return (entityChanges.get().missed[entity] ?? 0) > 0;
+}
+
 export interface LiveListOptions {
   /** Only the changes missed while the socket was not listening: a screen that follows its own live item hears the rest that way. */
   missedOnly?: boolean;
