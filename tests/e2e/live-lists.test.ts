@@ -145,10 +145,16 @@ describe('live lists', () => {
       open.push(ws, ws.connectToServer());
     });
     const page = await context.newPage();
+    // Cut only once the list's socket has moved to its WebSocket ('5' is engine.io's upgrade): a long poll already
+    // on its way would still deliver.
+    let upgraded = false;
+    page.on('websocket', (ws) => {
+      const ofList = new URL(page.url()).pathname === '/platforms';
+      ws.on('framesent', (frame) => (upgraded ||= ofList && frame.payload === '5'));
+    });
     await loginThroughScreen(page, server);
-    const before = open.length;
     await page.goto(`${server.url}/platforms?name=resync`);
-    await expect.poll(() => open.length).toBeGreaterThan(before);
+    await expect.poll(() => upgraded, { timeout: 10_000 }).toBe(true);
     const token = await server.login();
     await server.api('GET', '/v1/admin/platform/add', { name: 'resync-live', maxVersion: '1.0.0' }, token);
     await page.locator('.MuiDataGrid-row', { hasText: 'resync-live' }).waitFor();
