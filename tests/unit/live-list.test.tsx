@@ -6,8 +6,8 @@ import { receiveEntityChanges, resetEntityChanges, useLiveList, useRecordChange 
 
 const change = (entity: string, id?: number, by = 'b@x.io') => ({ entity, ids: id === undefined ? undefined : [id], by, at: '2026-01-02T10:11:12.000Z' });
 
-function List({ entity, reload }: { entity: string; reload: () => void }) {
-  useLiveList(entity, reload);
+function List({ entity, reload, missedOnly }: { entity: string; reload: () => void; missedOnly?: boolean }) {
+  useLiveList(entity, reload, { missedOnly });
   return null;
 }
 function Form({ entity, id }: { entity: string; id: number }) {
@@ -35,6 +35,15 @@ describe('live lists on the client', () => {
     expect(reload).toHaveBeenCalledTimes(2);
     act(() => vi.advanceTimersByTime(5000));
     expect(reload).toHaveBeenCalledTimes(2);
+  });
+
+  it('reloads a screen that follows its own live item only for the changes its socket missed', () => {
+    const reload = vi.fn();
+    render(<List entity="pipeline" reload={reload} missedOnly />);
+    act(() => receiveEntityChanges([change('pipeline', 1)]));
+    expect(reload).not.toHaveBeenCalled();
+    act(() => receiveEntityChanges([{ ...change('pipeline', 2), missed: true }]));
+    expect(reload).toHaveBeenCalledTimes(1);
   });
 
   it('tells an open form of its record only about changes after it opened', () => {

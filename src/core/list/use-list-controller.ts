@@ -9,7 +9,7 @@ import { usePanel } from '../app/panel';
 import type { ListResult } from '../http/data-provider';
 import { HttpError } from '../http/http-error';
 import { useLiveRefresh } from '../live/live-refresh';
-import { useLiveList } from '../live/use-live-list';
+import { missedChanges, useLiveList } from '../live/use-live-list';
 import type { ActionDecl, Manifest, Role } from '../../../kernel/manifest/types';
 import { session } from '../session/session';
 import { useStore } from '../store';
@@ -114,7 +114,8 @@ export function useListController(manifest: Manifest): ListController {
   const { data, error, isLoading, isValidating, mutate } = useSWR<ListResult<Row>>(
     listAction ? [listAction[1].path, paramsKey] : null,
     () =>
-      (!after && takeEarlyPage<Row>(listAction![1].path, paramsKey)) ||
+      // The page asked for at login, unless the socket has since announced a change of the entity it missed.
+      (!after && !missedChanges(manifest.entity) && takeEarlyPage<Row>(listAction![1].path, paramsKey)) ||
       fetchListPage<Row>(panel, listAction![1], after ? { ...apiParams, after } : apiParams, paramsKey),
     { keepPreviousData: true, revalidateOnFocus: false },
   );
@@ -139,8 +140,9 @@ export function useListController(manifest: Manifest): ListController {
     void mutateTotal();
   }, [mutate, mutateAll, mutateTotal, listPath, paramsKey]);
   useLiveRefresh(manifest.screen?.liveRefresh, reload);
-  // A screen that follows its own live item (pipelines) already reloads on every change of its entity.
-  useLiveList(manifest.screen?.liveRefresh ? undefined : manifest.entity, reload);
+  // A screen that follows its own live item (pipelines) already reloads on every change of its entity the socket
+  // hears; the changes it missed while it was not listening come only as entity changes.
+  useLiveList(manifest.entity, reload, { missedOnly: Boolean(manifest.screen?.liveRefresh) });
 
   const [draft, setDraft] = useState<Record<string, string>>(query.filters);
   const appliedKey = JSON.stringify(query.filters);

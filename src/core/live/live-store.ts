@@ -1,3 +1,6 @@
+// The one live socket of the panel and what it delivered: dataQueue items for the screens that follow them, and
+// entity changes for the live lists, including those missed while it was not listening.
+import { session } from '../session/session';
 import { createStore } from '../store';
 import { mergeWlStatuses } from './wl-statuses';
 import { receiveEntityChanges, resetEntityChanges } from './use-live-list';
@@ -57,12 +60,24 @@ export function applyBatch(state: LiveState, batch: unknown): LiveState {
 }
 
 interface SocketLike {
-  on(event: string, fn: (...args: unknown[]) => void): unknown;
   disconnect(): unknown;
 }
 
 let socket: SocketLike | null = null;
 let generation = 0;
+
+// Since when (this page's clock) changes may have gone unheard: the session began (its lists are fetched after that),
+// or the socket last heard the server before it dropped. Null while the socket listens. Each (re)connect tells the
+// server how long ago that was, and the server announces what changed since (server/plugins/live-lists.ts).
+let unheardSince: number | null = Date.now();
+let heardAt = 0;
+let sessionToken = session.get().token;
+session.subscribe(() => {
+  const { token } = session.get();
+  if (token === sessionToken) return;
+  sessionToken = token;
+  unheardSince = Date.now();
+});
 
 /**
  * Opens THE one socket for `token` (closing any previous one); socket.io-client loads on demand. The token goes
@@ -74,10 +89,24 @@ export async function connectLive(baseUrl: string, token: string, onSessionEnded
   const mine = ++generation;
   const { io } = await import('socket.io-client');
   if (mine !== generation) return;
-  const s = io(baseUrl || undefined, { path: '/socket.io', auth: { token } });
+  const s = io(baseUrl || undefined, {
+    path: '/socket.io',
+    auth: (send) => send({ token, missedMs: unheardSince === null ? 0 : Math.max(0, Date.now() - unheardSince) }),
+  });
+  const heard = () => (heardAt = Date.now());
   if (onSessionEnded) s.on('sessionEnded', onSessionEnded);
-  s.on('connect', () => live.set((st) => ({ ...st, connected: true })));
-  s.on('disconnect', () => live.set((st) => ({ ...st, connected: false })));
+  s.on('connect', () => {
+    unheardSince = null;
+    heard();
+    live.set((st) => ({ ...st, connected: true }));
+  });
+  // A dropped network is noticed only at the next missed ping: what was sent after the last packet heard may be lost.
+  s.io.on('ping', heard);
+  s.onAny(heard);
+  s.on('disconnect', () => {
+    unheardSince = heardAt;
+    live.set((st) => ({ ...st, connected: false }));
+  });
   s.on('dataQueue', (batch: unknown) => live.set((st) => applyBatch(st, batch)));
   s.on('entityChanged', receiveEntityChanges);
   socket = s;
