@@ -18,6 +18,7 @@ import {
 import { createContext, memo, useCallback, useContext, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ComponentType, type ReactNode } from 'react';
 import type { CellProps } from '../registry/override-types';
 import { contentWidth, estimateWidth, type TextWidth } from '../core/list/column-widths';
+import type { ExpandedRows } from '../core/list/expanded-rows';
 import { fileRuleOf } from '../core/form/files';
 import { detailFields, fieldLabel, fieldSchema, getPath } from '../../kernel/manifest/fields';
 import { formatValue } from '../core/list/format-value';
@@ -102,26 +103,6 @@ function canvasMeasure(fontFamily: string): TextWidth {
  * equal to the rows given, the grid draws every row (500 too) instead of capping pages at 100 (DESIGN 5).
  */
 export const FIXED_GRID_PAGING = { paginationModel: { page: 0, pageSize: 100 }, paginationMode: 'server', pageSizeOptions: [100] } as const;
-
-/**
- * Which rows show their details, as a store: a toggle re-renders the pieces of that one row (its wrapper and its
- * toggle button), not the grid, its columns or the other rows.
- */
-class ExpandedRows {
-  private listeners = new Set<() => void>();
-  constructor(private ids: ReadonlySet<GridRowId>) {}
-  has = (id: GridRowId) => this.ids.has(id);
-  subscribe = (listener: () => void) => {
-    this.listeners.add(listener);
-    return () => void this.listeners.delete(listener);
-  };
-  set(ids: ReadonlySet<GridRowId>) {
-    if (ids === this.ids) return false;
-    this.ids = ids;
-    for (const listener of this.listeners) listener();
-    return true;
-  }
-}
 
 type RenderActions = (row: Record<string, unknown>) => ReactNode;
 
@@ -247,16 +228,19 @@ const ActionsCell = memo(function ActionsCell({ row }: { row: Record<string, unk
   return render ? render(row) : null;
 });
 
-/** slots.row: the standard row, plus the details block below it when the row is expanded. */
+/**
+ * slots.row: the standard row, plus the details block below it when the row is expanded. The row keeps its place
+ * in the tree either way: remounting it would redraw its cells and make the grid focus the clicked cell again,
+ * which forces a layout.
+ */
 function RowWithDetails(props: GridRowProps) {
   const ctx = useContext(DetailsContext)!;
   const open = useRowExpanded(props.rowId);
-  if (!open) return <GridRow {...props} />;
   return (
-    <div data-expanded-row={String(props.rowId)}>
-      <GridRow {...props} rowHeight={ctx.rowHeight} />
-      <DetailsBlock manifest={ctx.manifest} row={props.row} rowId={props.rowId} measured={ctx.measured} />
-    </div>
+    <>
+      <GridRow {...props} rowHeight={open ? ctx.rowHeight : props.rowHeight} />
+      {open && <DetailsBlock manifest={ctx.manifest} row={props.row} rowId={props.rowId} measured={ctx.measured} />}
+    </>
   );
 }
 
@@ -286,7 +270,8 @@ export interface DataTableProps {
   file: string;
   rows: Record<string, unknown>[];
   loading: boolean;
-  expanded: ReadonlySet<GridRowId>;
+  /** The rows whose details show (the list controller's store). */
+  expanded: ExpandedRows;
   /** The actions column, drawn first; null for none. */
   renderActions: RenderActions | null;
   actionsWidth: number;
@@ -392,28 +377,26 @@ export const DataTable = memo(function DataTable({ manifest, file, rows, loading
 
   // Row geometry lives outside React state: getRowHeight stays one function (a new one makes the grid re-render
   // every row), and a change asks the grid to read the heights again.
-  const [store] = useState(() => new ExpandedRows(expanded));
   const geometry = useRef({ estimate: detailsHeight(manifest), drawn: new Map<GridRowId, number>() });
   geometry.current.estimate = detailsHeight(manifest);
   const getRowHeight = useCallback(({ id, densityFactor }: { id: GridRowId; densityFactor: number }) => {
-    if (!store.has(id)) return null;
+    if (!expanded.has(id)) return null;
     const { drawn, estimate } = geometry.current;
     return Math.floor(ROW_HEIGHT * densityFactor) + (drawn.get(id) ?? estimate);
-  }, [store]);
+  }, [expanded]);
   const measured = useCallback(
     (id: GridRowId, height: number) => {
       const { drawn, estimate } = geometry.current;
       const before = drawn.get(id) ?? estimate;
       drawn.set(id, height);
-      if (height !== before && store.has(id)) apiRef.current?.resetRowHeights();
+      if (height !== before && expanded.has(id)) apiRef.current?.resetRowHeights();
     },
-    [apiRef, store],
+    [apiRef, expanded],
   );
-  useLayoutEffect(() => {
-    if (store.set(expanded)) apiRef.current?.resetRowHeights();
-  }, [apiRef, store, expanded]);
+  // A toggle re-reads the heights from its own click handler, so the grid redraws in the same pass as the row.
+  useLayoutEffect(() => expanded.subscribe(() => apiRef.current?.resetRowHeights()), [apiRef, expanded]);
   const rowHeight = Math.floor(ROW_HEIGHT * DENSITY_FACTOR[prefs.density]);
-  const ctx = useMemo(() => ({ manifest, rowHeight, expanded: store, measured, actions }), [manifest, rowHeight, store, measured, actions]);
+  const ctx = useMemo(() => ({ manifest, rowHeight, expanded, measured, actions }), [manifest, rowHeight, expanded, measured, actions]);
 
   return (
     <DetailsContext.Provider value={ctx}>

@@ -18,7 +18,7 @@ import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { GridRowId } from '@mui/x-data-grid';
-import { useCallback, useEffect, useMemo, useState, type ComponentType } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { canCall } from '../core/access/can-call';
 import { fillTemplate, ListContext } from '../core/list/list-context';
@@ -61,6 +61,8 @@ function whenIdle(fn: () => void) {
   else setTimeout(fn, 200);
 }
 
+const NO_SIZES: number[] = [];
+
 /** The row's buttons side by side, 2px apart (Stack spacing 0.25). */
 const ROW_ACTIONS_STYLE = { display: 'flex', alignItems: 'center', gap: 2, height: '100%' } as const;
 
@@ -75,6 +77,39 @@ function DetailsToggle({ id, onToggle }: { id: GridRowId; onToggle: (id: GridRow
     </Tooltip>
   );
 }
+
+interface PagerProps {
+  count: number;
+  /** Whether the server capped the count ("10,000+"). */
+  capped: boolean;
+  /** The page shown, from 0. */
+  page: number;
+  size: number;
+  sizes: number[];
+  onPage(page: number): void;
+  onSize(size: number): void;
+}
+
+/**
+ * The list's pager, drawn again only when what it shows changes: its "next page" tooltip stays open after a click,
+ * and an open tooltip re-measures the page's layout on each of its renders (with a new page of rows, twice over).
+ */
+const Pager = memo(function Pager({ count, capped, page, size, sizes, onPage, onSize }: PagerProps) {
+  const label = useMemo(() => pagerLabel({ count, countCapped: capped }), [count, capped]);
+  return (
+    <TablePagination
+      component="div"
+      count={pagerCount({ count, countCapped: capped })}
+      page={page}
+      labelDisplayedRows={label}
+      rowsPerPage={size}
+      rowsPerPageOptions={sizes.length > 1 ? sizes : NO_SIZES}
+      onPageChange={(_, next) => onPage(next)}
+      onRowsPerPageChange={(e) => onSize(Number(e.target.value))}
+      sx={{ borderTop: 1, borderColor: 'divider' }}
+    />
+  );
+});
 
 /** Saves one field of a row as a pretty-printed JSON file (`list.download`). */
 function downloadJson(row: Row, field: string, template: string | undefined) {
@@ -174,7 +209,14 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
     const Piece = registry.get(action.ui.override, { file, path: `/actions/${name}/ui/override` });
     return <Piece key={name} manifest={manifest} role={role} reload={reload} row={row} />;
   }
-  const sizes = list?.pageSizes ?? [];
+  const sizes = list?.pageSizes ?? NO_SIZES;
+  // The pager's handlers stay one pair of functions while the controller's change with each page and answer.
+  const paging = useRef(controller);
+  useLayoutEffect(() => {
+    paging.current = controller;
+  });
+  const onPage = useCallback((page: number) => paging.current.setPage(page + 1), []);
+  const onSize = useCallback((size: number) => paging.current.setPageSize(size), []);
   const sortable = useMemo(() => list?.sortable ?? [], [list]);
   // A header click sorts like the "Sort by" select: the same URL state.
   const gridSort = useMemo(
@@ -292,16 +334,14 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
               preferencesKey={gridPreferencesKey(userKey, manifest.entity)}
             />
           </Box>
-          <TablePagination
-            component="div"
-            count={pagerCount(data)}
+          <Pager
+            count={data?.count ?? 0}
+            capped={Boolean(data?.countCapped)}
             page={data && (data.countCapped || (query.page - 1) * query.size < Math.max(data.count, 1)) ? query.page - 1 : 0}
-            labelDisplayedRows={pagerLabel(data)}
-            rowsPerPage={query.size}
-            rowsPerPageOptions={sizes.length > 1 ? sizes : []}
-            onPageChange={(_, page) => controller.setPage(page + 1)}
-            onRowsPerPageChange={(e) => controller.setPageSize(Number(e.target.value))}
-            sx={{ borderTop: 1, borderColor: 'divider' }}
+            size={query.size}
+            sizes={sizes}
+            onPage={onPage}
+            onSize={onSize}
           />
         </Paper>
 

@@ -93,6 +93,26 @@ describe('the generic list screen with more than 500 rows', () => {
     expect(after - before).toBe((await details.boundingBox())!.height);
   });
 
+  it('opens and closes a details row from the keyboard, the Details button keeping the focus and saying whether it is open', async () => {
+    await page.goto(`${server.url}/platforms?sort=id`);
+    const row = page.locator('.MuiDataGrid-row', { hasText: 'platform-003' });
+    await row.waitFor();
+    const next = page.locator('.MuiDataGrid-row', { hasText: 'platform-004' });
+    const before = (await next.boundingBox())!.y;
+    const toggle = row.getByRole('button', { name: 'Details' });
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    const details = page.getByTestId('row-details');
+    expect(await details.locator('[data-field="name"]').innerText()).toBe('platform-003');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(await toggle.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    await details.waitFor({ state: 'detached' });
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(await toggle.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect((await next.boundingBox())!.y).toBe(before);
+  });
+
   it('acts on the rows of the new page after Next: Details and Edit of a row of page 2 show that row', async () => {
     await page.goto(`${server.url}/platforms?sort=id&size=50`);
     await page.locator('.MuiDataGrid-row', { hasText: 'platform-001' }).waitFor();

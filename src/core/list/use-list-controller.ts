@@ -17,10 +17,9 @@ import { countText } from './count';
 import { callParamsOf, fillTemplate, type ListContextValue } from './list-context';
 import { hasFilter, parseListQuery, toApiParams, toSearchParams, type ListQuery } from './list-query';
 import { answeredFor, fetchListPage, takeEarlyPage } from './early-page';
+import { ExpandedRows, type RowId } from './expanded-rows';
 
 export type Row = Record<string, unknown>;
-
-export type RowId = string | number;
 
 /** The rows before the first page arrives: one array, so the grid does not take each render for new rows. */
 const NO_ROWS: Row[] = [];
@@ -71,7 +70,8 @@ export interface ListController {
   setPage(page: number): void;
   setPageSize(size: number): void;
   setSort(sortBy: string | null, sortOrder?: 'asc' | 'desc'): void;
-  expanded: ReadonlySet<RowId>;
+  /** The rows whose details are open: one store for the screen's life, so a toggle re-renders that row only. */
+  expanded: ExpandedRows;
   toggleDetails(id: RowId): void;
   modal: ModalState | null;
   openForm(record: Row | null): void;
@@ -188,14 +188,8 @@ export function useListController(manifest: Manifest): ListController {
     [setQuery, query],
   );
 
-  const [expanded, setExpanded] = useState<ReadonlySet<RowId>>(new Set());
-  const toggleDetails = useCallback((id: RowId) => {
-    setExpanded((prev) => {
-      const next = new Set(prev);
-      if (!next.delete(id)) next.add(id);
-      return next;
-    });
-  }, []);
+  const [expanded] = useState(() => new ExpandedRows());
+  const toggleDetails = expanded.toggle;
 
   const [modal, setModal] = useState<ModalState | null>(null);
   const openForm = useCallback((record: Row | null) => setModal((prev) => ({ record, opened: (prev?.opened ?? 0) + 1 })), []);
