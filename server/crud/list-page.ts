@@ -4,7 +4,9 @@
 // each is chosen only where an index can serve it:
 //   - a cursor (`after`, the last row's sort value and id, answered as `next` by the previous page) turns "the next
 //     page" into a keyset query, which reads only the page's rows however deep it is;
-//   - a deep OFFSET skips over ids only (a covering index scan), then reads the page's rows by id;
+//   - a deep OFFSET skips over ids only (a covering index scan), then reads the page's rows by id; the positions of
+//     the rows it read are kept (until a write to the entity), so a page by number near one already read is a keyset
+//     query from there that skips only the rows in between;
 //   - a sort by a relation's field (whitelabel.name) walks the relation's few target rows in that field's order and
 //     takes each group's rows from the (fk, id) index, instead of sorting every row of the join;
 //   - on SQLite, contains filters on an FTS5 trigram table with the list ordered by id read the FTS table in rowid
@@ -134,6 +136,61 @@ async function keptTargets(engine: Engine, entity: string, what: string, read: (
   return targets;
 }
 
+/** A row's place in one list (order and filters): at 0-based position `pos`, sort value `value` and id `id`. */
+interface Anchor extends Cursor {
+  pos: number;
+}
+/** Kept places are forgotten at a write to the entity, or after this long (a write that bypassed the server). */
+const ANCHORS_TTL_MS = 60_000;
+const ANCHORS_PER_LIST = 256;
+const ANCHOR_LISTS_PER_ENTITY = 200;
+interface EntityAnchors {
+  lists: Map<string, { anchors: Anchor[]; at: number }>;
+  /** Writes seen: places read before a write are not kept. */
+  writes: number;
+}
+const anchorCaches = new WeakMap<Engine, Map<string, EntityAnchors>>();
+
+function anchorsOf(engine: Engine, entity: string): EntityAnchors {
+  let byEntity = anchorCaches.get(engine);
+  if (!byEntity) {
+    const created = new Map<string, EntityAnchors>();
+    engine.changes.on((change) => {
+      const kept = created.get(change.entity);
+      if (!kept) return;
+      kept.lists.clear();
+      kept.writes++;
+    });
+    anchorCaches.set(engine, (byEntity = created));
+  }
+  let kept = byEntity.get(entity);
+  if (!kept) byEntity.set(entity, (kept = { lists: new Map(), writes: 0 }));
+  return kept;
+}
+
+/** The kept place nearest before (or at) `pos` in list `key`. */
+function anchorBefore(kept: EntityAnchors, key: string, pos: number): Anchor | undefined {
+  const list = kept.lists.get(key);
+  if (!list) return undefined;
+  if (Date.now() - list.at > ANCHORS_TTL_MS) {
+    kept.lists.delete(key);
+    return undefined;
+  }
+  let best: Anchor | undefined;
+  for (const anchor of list.anchors) if (anchor.pos <= pos && (!best || anchor.pos > best.pos)) best = anchor;
+  return best;
+}
+
+function keepAnchors(kept: EntityAnchors, key: string, anchors: Anchor[]): void {
+  let list = kept.lists.get(key);
+  if (!list || list.anchors.length + anchors.length > ANCHORS_PER_LIST) {
+    if (!list && kept.lists.size >= ANCHOR_LISTS_PER_ENTITY) kept.lists.delete(kept.lists.keys().next().value!);
+    list = { anchors: [], at: Date.now() };
+    kept.lists.set(key, list);
+  }
+  for (const anchor of anchors) if (!list.anchors.some((a) => a.pos === anchor.pos)) list.anchors.push(anchor);
+}
+
 export class ListPager {
   private readonly direction: 'asc' | 'desc';
   private readonly cmp: '>' | '<';
@@ -216,7 +273,8 @@ export class ListPager {
     const { pageSize, offset } = this.request;
     let query = this.withSortKey(this.ordered(this.rowsQuery()));
     if (offset > DEFERRED_OFFSET && !this.field?.includes('.')) {
-      const ids = this.ordered(this.filteredIds().select('t.id')).limit(pageSize).offset(offset);
+      const ids = await this.deepIds();
+      if (!ids.length) return { rows: [] };
       query = query.where('t.id', 'in', ids);
     } else query = query.limit(pageSize).offset(offset);
     const rows = await readRows<Row>(this.engine, query);
@@ -229,21 +287,80 @@ export class ListPager {
     return rows;
   }
 
-  /** The rows after the cursor's (value, id): the non-null values and the nulls are two index ranges, read in order. */
-  private async keyset(cursor: Cursor): Promise<Page> {
+  /**
+   * The rows after (value, id) in list order, as the conditions of index ranges read one after the other: by id alone,
+   * or the non-null values and the nulls of the sort field.
+   */
+  private segmentsAfter(cursor: Cursor): ((q: Query) => Query)[] {
+    if (!this.field) return [(q) => q.where('t.id', this.cmp, cursor.id)];
     const id = sql.ref('t.id');
-    if (!this.field) {
-      const rows = await readRows<Row>(this.engine, this.ordered(this.rowsQuery()).where('t.id', this.cmp, cursor.id).limit(this.request.pageSize));
-      return this.finish(rows, this.ownValue);
-    }
     const column = sql.ref(columnRef(this.engine, this.model, this.field).ref);
     const cmp = sql.raw(this.cmp);
     const nulls = (after: boolean) => (q: Query) => q.where(after ? sql<SqlBool>`${column} is null and ${id} ${cmp} ${cursor.id}` : sql<SqlBool>`${column} is null`);
     const values = (after: boolean) => (q: Query) => q.where(after ? sql<SqlBool>`(${column}, ${id}) ${cmp} (${cursor.value}, ${cursor.id})` : sql<SqlBool>`${column} is not null`);
-    const segments: ((q: Query) => Query)[] =
-      cursor.value === null ? (this.nullsFirst ? [nulls(true), values(false)] : [nulls(true)]) : this.nullsFirst ? [values(true)] : [values(true), nulls(false)];
+    return cursor.value === null ? (this.nullsFirst ? [nulls(true), values(false)] : [nulls(true)]) : this.nullsFirst ? [values(true)] : [values(true), nulls(false)];
+  }
+
+  /** The ids of the matching rows in list order, with the sort value as `v` (null when the list is ordered by id). */
+  private idsQuery(): Query {
+    const query = this.filteredIds().select('t.id');
+    if (!this.field) return this.ordered(query.select(sql.lit(null).as('v')));
+    const { ref, kind } = columnRef(this.engine, this.model, this.field);
+    return this.ordered(query.select(this.sortValue(ref, kind).as('v')));
+  }
+
+  /**
+   * The ids of a deep page by number. From the nearest place this list already read before the page (a keyset query
+   * that skips only the rows in between), or else by skipping ids from the start; the places read are kept until a
+   * write to the entity. Lists filtered through a relation's field skip from the start (a write to the related
+   * entity would move their rows unseen).
+   */
+  private async deepIds(): Promise<number[]> {
+    const { pageSize, offset } = this.request;
+    const kept = this.request.active.some((f) => f.ref.startsWith('r_')) ? undefined : anchorsOf(this.engine, this.model.entity);
+    const key = `${orderName(this.request.order)}\n${this.request.filterKey}`;
+    const writes = kept?.writes;
+    const anchor = kept && anchorBefore(kept, key, offset - 1);
+    type Found = { id: number; v: Key };
+    let found: Found[];
+    let first: number;
+    if (anchor) {
+      found = await this.idsAfter(anchor, offset - 1 - anchor.pos, pageSize);
+      first = offset;
+    } else {
+      // One row more, the one before the page: the place a later call for this page starts from.
+      found = await readRows<Found>(this.engine, this.idsQuery().limit(pageSize + 1).offset(offset - 1));
+      first = offset - 1;
+    }
+    if (kept && found.length && writes === kept.writes) {
+      const at = (i: number): Anchor => ({ pos: first + i, value: found[i].v, id: Number(found[i].id) });
+      keepAnchors(kept, key, [at(0), at(found.length - 1)]);
+    }
+    return (anchor ? found : found.slice(1)).map((r) => Number(r.id));
+  }
+
+  /** `limit` ids (with their sort values) after `skip` more rows past (value, id), in list order. */
+  private async idsAfter(cursor: Cursor, skip: number, limit: number): Promise<{ id: number; v: Key }[]> {
+    const out: { id: number; v: Key }[] = [];
+    for (const segment of this.segmentsAfter(cursor)) {
+      const need = limit - out.length;
+      if (need <= 0) break;
+      const found = await readRows<{ id: number; v: Key }>(this.engine, segment(this.idsQuery()).limit(need).offset(skip));
+      if (!found.length && skip) {
+        // The range holds no more rows than skip: count them to skip the whole range.
+        skip -= await this.countUpTo(segment, skip);
+        continue;
+      }
+      skip = 0;
+      out.push(...found);
+    }
+    return out;
+  }
+
+  /** The rows after the cursor's (value, id): the non-null values and the nulls are two index ranges, read in order. */
+  private async keyset(cursor: Cursor): Promise<Page> {
     const rows: Row[] = [];
-    for (const segment of segments) {
+    for (const segment of this.segmentsAfter(cursor)) {
       const need = this.request.pageSize - rows.length;
       if (need <= 0) break;
       rows.push(...(await readRows<Row>(this.engine, this.withSortKey(this.ordered(segment(this.rowsQuery()))).limit(need))));

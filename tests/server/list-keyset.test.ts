@@ -162,6 +162,40 @@ forEachDialect(
       expect(bad.body.message).toMatch(/after/);
     });
 
+    it('answers deep pages by number, jumping back and forth, from the places it read before, and after a write as the list is now', async () => {
+      await db().deleteFrom('app_infos').execute();
+      const rows = Array.from({ length: ROWS }, (_, i) => ({
+        appInstallId: `jump-${i}`,
+        login: i % 7 === 0 ? null : `login-${(i * 13) % 5}`,
+        email: `jump${i}@example.com`,
+        active: 'yes',
+      }));
+      for (let i = 0; i < rows.length; i += 200) await db().insertInto('app_infos').values(rows.slice(i, i + 200)).execute();
+      const pageSize = 20;
+      // Pages 27-32 of 20 start past the 500 rows from which a page by number reads its ids first.
+      const jumps = [30, 28, 31, 32, 27, 30, 29, 33];
+      for (const order of [{}, { sortBy: 'login', sortOrder: 'asc' }, { sortBy: 'login', sortOrder: 'desc' }, { email: 'jump1' }] as Record<string, string>[]) {
+        const truth = async (page: number) => {
+          let query = db().selectFrom('app_infos').select('id');
+          if (order.email) query = query.where('email', 'like', `%${order.email}%`);
+          if (order.sortBy) query = query.orderBy(order.sortBy as 'login', order.sortOrder as 'asc').orderBy('id', order.sortOrder as 'asc');
+          else query = query.orderBy('id', 'desc');
+          return (await query.limit(pageSize).offset((page - 1) * pageSize).execute()).map((r) => r.id);
+        };
+        for (const page of jumps) {
+          const answer = await list('/v1/admin/appinfo/get', { ...order, page, pageSize });
+          expect(answer.rows.map((r) => r.id), `${JSON.stringify(order)} page ${page}`).toEqual(await truth(page));
+        }
+        // A write through the API before those pages: the same page by number now shows the rows that moved up.
+        const [firstRow] = (await list('/v1/admin/appinfo/get', { ...order, page: 1, pageSize })).rows;
+        expect((await h.admin('GET', '/v1/admin/appinfo/remove', { query: { id: firstRow.id } })).status).toBe(200);
+        for (const page of [30, 27]) {
+          const answer = await list('/v1/admin/appinfo/get', { ...order, page, pageSize });
+          expect(answer.rows.map((r) => r.id), `${JSON.stringify(order)} page ${page} after a delete`).toEqual(await truth(page));
+        }
+      }
+    });
+
     it('keeps an exact count of many rows across pages and forgets it when a write through the API changes the list', async () => {
       await db().deleteFrom('app_infos').execute();
       const rows = Array.from({ length: 1100 }, (_, i) => ({ appInstallId: `kept-${i}`, email: `kept${i}@example.com`, active: 'yes' }));
