@@ -22,7 +22,7 @@ function Waiting({ id, value, multiple, getOptionLabel, renderInput, disabled, s
     slotProps: {
       inputLabel: { id: id && `${id}-label` },
       input: { ref: nothing, className: '', startAdornment: undefined, endAdornment: undefined, onMouseDown: nothing },
-      htmlInput: { id, value: shown, readOnly: true, disabled } as AutocompleteRenderInputParams['slotProps']['htmlInput'],
+      htmlInput: { id, value: shown, readOnly: true, disabled, role: 'combobox', 'aria-expanded': false } as AutocompleteRenderInputParams['slotProps']['htmlInput'],
     },
   };
   return <Box sx={sx}>{renderInput(params)}</Box>;
