@@ -61,6 +61,26 @@ function precompress(): Plugin {
 }
 
 /**
+ * Swaps MUI modules that a list's first paint never draws for their stand-ins in src/mui/later/, in every importer
+ * (MUI's own Tooltip and Autocomplete, the data grid's bindings): the grid imports every MUI component its panels
+ * and menus may use, and those bytes came before the first rows. The stand-in loads the module itself on first use.
+ */
+function laterModules(standIns: Record<string, string>): Plugin {
+  const byModule = Object.entries(standIns).map(([name, file]) => [`node_modules/@mui/material/${name}/index.mjs`, resolve(import.meta.dirname, file)] as const);
+  const names = new RegExp(`(^|/)(${Object.keys(standIns).join('|')})(/index\\.mjs)?$`);
+  return {
+    name: 'later-modules',
+    apply: 'build',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (!importer || !names.test(source) || byModule.some(([, file]) => importer === file)) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return byModule.find(([module]) => resolved?.id.endsWith(module))?.[1] ?? null;
+    },
+  };
+}
+
+/**
  * Marks the entry chunk and the chunks named in `names` for eager compilation (V8's explicit compile hint, a
  * first-line comment). Without it V8 compiles a function only at its first call: the panel chunk, fetched while
  * the login screen waits, and the parts of the entry (React's commit paths, the styling engine) the login screen
@@ -102,7 +122,22 @@ function chunkModules(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), schemasFolder(SCHEMAS_DIR), manifestCheck(), formValidators([SCHEMAS_DIR]), chunkModules(), compileHints(['panel']), precompress()],
+  plugins: [
+    react(),
+    laterModules({
+      Popper: 'src/mui/later/Popper.tsx',
+      Autocomplete: 'src/mui/later/Autocomplete.tsx',
+      Tabs: 'src/mui/later/Tabs.tsx',
+      Tab: 'src/mui/later/Tab.tsx',
+      ToggleButton: 'src/mui/later/ToggleButton.tsx',
+    }),
+    schemasFolder(SCHEMAS_DIR),
+    manifestCheck(),
+    formValidators([SCHEMAS_DIR]),
+    chunkModules(),
+    compileHints(['panel']),
+    precompress(),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -11,11 +11,11 @@ import MenuItem from '@mui/material/MenuItem';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import { ThemeProvider, type Theme } from '@mui/material/styles';
-import { Fragment, Suspense, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { Fragment, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Link as RouterLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { version } from '../../package.json';
 import { menuFor, type MenuEntry, type MenuGroup, type MenuLink } from '../core/access/access';
-import { usePanel } from '../core/app/panel';
+import { afterFirstRows, usePanel } from '../core/app/panel';
 import { session } from '../core/session/session';
 import { useStore } from '../core/store';
 import { useLang, useT } from '../core/i18n/i18n';
@@ -25,6 +25,7 @@ import { ThemeMenu } from './ThemeMenu';
 import { LanguageSwitch } from './LanguageSwitch';
 import { PANEL_NAME } from './theme';
 import { withGridLocale } from './grid-locale';
+import { preloadLaterModules } from './later/later';
 
 const navButton = { color: 'inherit', px: 1, minWidth: 0, flexShrink: 0, whiteSpace: 'nowrap', opacity: 0.85, '& .MuiButton-endIcon': { ml: 0.25 }, '&.active': { opacity: 1, bgcolor: 'rgba(255,255,255,0.16)' } } as const;
 
@@ -162,6 +163,8 @@ export default function Shell() {
   const gridTheme = useCallback((outer: Theme) => withGridLocale(outer, lang), [lang]);
   const role = user?.role;
   const menu = useMemo(() => (role ? menuFor(panel.manifests.all, role) : []), [panel.manifests, role]);
+  // The poppers, menus and panels nothing shows yet come once the first rows are drawn, so their first opening does not wait.
+  useEffect(() => afterFirstRows(preloadLaterModules), []);
   return (
     <ThemeProvider theme={gridTheme}>
       <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>

@@ -69,7 +69,7 @@ describe('what each screen downloads', () => {
     expect(later.filter((m) => /node_modules\/@rjsf\/|^src\/i18n\/ru\.json$/.test(m))).toEqual([]);
   });
 
-  it('a list reached through the login downloads no live socket client before its first rows, then opens the live socket', async () => {
+  it('a list reached through the login downloads no live socket client and no popup code (menus, tooltips, lookups) before its first rows, then opens the live socket, and its column chooser opens', async () => {
     const care = { email: 'care@example.com', password: 'care-password-1' };
     const token = await server.login();
     await server.api('GET', '/v1/admin/user/add', { ...care, role: 'customercare' }, token);
@@ -100,6 +100,13 @@ describe('what each screen downloads', () => {
     const modules = arrived.flatMap((path) => chunks[path.slice(1)] ?? []);
     expect(modules).toContain('src/mui/ListScreen.tsx');
     expect(modules.filter((m) => /node_modules\/(socket\.io-client|engine\.io-client)\//.test(m))).toEqual([]);
+    // Nor the code of what the grid's menus, panels, tooltips and lookups pop up: it follows the rows...
+    const popups = /node_modules\/(@popperjs\/|@mui\/material\/(Popper|Autocomplete|useAutocomplete|Tabs|Tab)\/)/;
+    expect(modules.filter((m) => popups.test(m))).toEqual([]);
+    expect((await modulesLoaded(page)).filter((m) => popups.test(m)).length).toBeGreaterThan(0);
+    // ...and the grid's column chooser, a popup, opens with the list's columns.
+    await page.getByRole('button', { name: 'Columns' }).click();
+    await page.getByRole('checkbox', { name: 'Email' }).waitFor();
     await context.close();
   });
 
