@@ -100,7 +100,7 @@ export function cells(f: Figure): string[] {
   return [f.name, value, baseline, ratio === undefined || Number.isNaN(ratio) ? '-' : `${ratio.toFixed(2)}x`, goal, verdict(f)];
 }
 
-/** The figures as one aligned Markdown table, with a line counting the goals met. */
+/** The figures as one aligned Markdown table, with a line counting the figures that meet their goal. */
 export function table(figures: Figure[]): string {
   const header = ['figure', 'value', 'baseline (same run)', 'ratio', 'goal (issue 14)', 'met?'];
   const rows = figures.map(cells);
@@ -108,6 +108,6 @@ export function table(figures: Figure[]): string {
   const line = (row: string[]) => `| ${row.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
   const verdicts = figures.map(verdict);
   const count = (v: Verdict) => verdicts.filter((x) => x === v).length;
-  const summary = `${count('met')} of ${figures.length - count('no goal')} goals met${count('failed') ? `, ${count('failed')} figures failed` : ''}`;
+  const summary = `${count('met')} of ${figures.length - count('no goal')} figures with a goal meet it${count('failed') ? ` (${count('failed')} failed to measure)` : ''}`;
   return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line), summary].join('\n');
 }

@@ -34,7 +34,7 @@ test('a dialect whose run failed is one failed row, counted against the goals me
   const figures = listFigures({ rows: 20_000, byDialect: new Map<'sqlite' | 'postgres', Row[] | string>([['sqlite', [list('fast', 2000, 3)]], ['postgres', 'connect ECONNREFUSED 127.0.0.1:5432']]) });
   expect(figures.map(verdict)).toEqual(['met', 'failed']);
   expect(table(figures)).toContain('failed: connect ECONNREFUSED');
-  expect(table(figures).split('\n').at(-1)).toBe('1 of 2 goals met, 1 figures failed');
+  expect(table(figures).split('\n').at(-1)).toBe('1 of 2 figures with a goal meet it (1 failed to measure)');
 });
 
 test('JS to the login screen must be both at most half of react-admin and at most 155 kB', () => {
