@@ -16,7 +16,7 @@ export function listFigures(lists: ListFigures): Figure[] {
     for (const row of rows) {
       const name = `${dialect}: ${row.name}`;
       if (row.kind === 'list') {
-        out.push({ name, value: row.r.rps, p99: row.r.p99, unit: 'req/s', baseline: { value: row.against.rps, of: '/healthz just before' }, goals: LIST_GOALS });
+        out.push({ name, value: row.r.rps, p99: row.r.p99, unit: 'req/s', baseline: { value: row.against.rps, of: '/healthz around it' }, goals: LIST_GOALS });
       } else if (row.kind === 'busy') {
         out.push({ name, value: row.r.rps, unit: 'req/s', baseline: { value: row.alone!.rps, of: 'alone' }, ratio: row.ratio, goals: BUSY_GOALS });
       } else {

@@ -150,6 +150,8 @@ async function run(dialect: Dialect): Promise<Row[]> {
     const token = ((await login.json()) as { data: { token: string } }).data.token;
     const health = await load(base, ['/healthz'], [], CLIENTS, DURATION_MS);
     out.push({ name: '/healthz alone', kind: 'reference', r: health, against: health });
+    // Each case against /healthz measured just before and just after it: on a shared machine one figure from the start drifts.
+    let healthBefore = health;
     for (const c of cases(ROWS)) {
       const first = await fetch(base + c.path, { headers: { authorization: token } });
       if (first.status !== 200) throw new Error(`${c.path}: HTTP ${first.status} ${await first.text()}`);
@@ -160,11 +162,11 @@ async function run(dialect: Dialect): Promise<Row[]> {
         const page = Number(new URL(base + c.path).searchParams.get('page'));
         path = c.path.replace(`page=${page}`, `page=${page + 1}`) + `&after=${encodeURIComponent(next)}`;
       }
-      // Each case against /healthz measured just before it: on a shared machine one figure from the start drifts.
-      const healthBefore = await load(base, ['/healthz'], [], CLIENTS, ROUND_MS);
       // The loader sends no token on its own loops: give the list calls theirs through the admin loops instead.
       const r = await load(base, ['/healthz'], Array.from({ length: CLIENTS }, () => ({ path, token })), 0, DURATION_MS);
-      out.push({ name: c.name, kind: 'list', r: adminAsLoad(r, DURATION_MS), against: healthBefore });
+      const healthAfter = await load(base, ['/healthz'], [], CLIENTS, ROUND_MS);
+      out.push({ name: c.name, kind: 'list', r: adminAsLoad(r, DURATION_MS), against: mean([healthBefore, healthAfter]) });
+      healthBefore = healthAfter;
     }
     // Alone and busy in interleaved rounds, each pair back to back, the ratio their median (as bench/read-workers.ts
     // does): one idle baseline measured once met a different machine than the busy runs after it.
@@ -219,7 +221,7 @@ export async function listsAtScale(): Promise<ListFigures> {
   const names = [...results.values()].find((v): v is Row[] => Array.isArray(v))?.map((r) => r.name) ?? [];
   const cell = (row?: Row) =>
     row ? `${row.r.rps.toFixed(row.r.rps < 10 ? 1 : 0).padStart(7)} req/s p99 ${(Number.isNaN(row.r.p99) ? '-' : row.r.p99.toFixed(0)).padStart(5)} ms ${(row.ratio ?? row.r.rps / row.against.rps).toFixed(3).padStart(6)}x${row.r.errors ? ` ${row.r.errors} err` : ''}` : '';
-  console.log(`\nlists at ${ROWS.toLocaleString('en')} rows (${CLIENTS} clients, ${DURATION_MS / 1000} s per case; x = share of /healthz alone, measured just before each case; the rows under 2 heavy loops: median over ${ROUNDS} rounds of busy / alone, each pair ${ROUND_MS / 1000} s back to back)`);
+  console.log(`\nlists at ${ROWS.toLocaleString('en')} rows (${CLIENTS} clients, ${DURATION_MS / 1000} s per case; x = share of /healthz alone, measured around each case; the rows under 2 heavy loops: median over ${ROUNDS} rounds of busy / alone, each pair ${ROUND_MS / 1000} s back to back)`);
   console.log(`${'case'.padEnd(44)} ${[...results.keys()].map((d) => d.padEnd(38)).join(' ')}`);
   for (const name of names) {
     console.log(`${name.padEnd(44)} ${[...results.values()].map((v) => (Array.isArray(v) ? cell(v.find((r) => r.name === name)) : '').padEnd(38)).join(' ')}`);
