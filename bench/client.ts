@@ -25,6 +25,8 @@ import { join, resolve } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { ADMIN, launchBrowser, startServer, type RunningServer } from '../tests/e2e/harness.ts';
 import { startFront, type Front } from './front.ts';
+import { option } from './options.ts';
+import { CLIENT_GOALS, type ClientFigure } from './goals.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const RA_DIR = join(ROOT, 'bench', 'react-admin');
@@ -32,34 +34,32 @@ const PLATFORMS = 1200;
 const APP_INFOS = 600;
 const CARE = { email: 'care@example.com', password: 'care-password-1' };
 
-function option(name: string, fallback: string): string {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 && process.argv[at + 1] ? process.argv[at + 1] : fallback;
-}
-
 function run(command: string, args: string[], cwd: string): void {
   const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} (in ${cwd}) failed:\n${result.stdout}\n${result.stderr}`);
 }
 
-/** Builds the panel and the react-admin app into `out` (nothing is written into the repository but the app's node_modules). */
-function build(out: string): { panel: string; reactAdmin: string } {
-  const panel = join(out, 'panel');
-  const reactAdmin = join(out, 'react-admin');
-  let t = Date.now();
-  run('npx', ['vite', 'build', '--outDir', panel, '--emptyOutDir'], ROOT);
+/** Builds the panel into `dir` (the scale report builds it once for this bench and the IP import's). */
+export function buildPanel(dir: string): string {
+  const t = Date.now();
+  run('npx', ['vite', 'build', '--outDir', dir, '--emptyOutDir'], ROOT);
   console.log(`client: panel built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  return dir;
+}
+
+/** Builds the react-admin app into `dir` (nothing is written into the repository but the app's node_modules). */
+function buildReactAdmin(dir: string): string {
   const installed = join(RA_DIR, 'node_modules', '.package-lock.json');
+  let t = Date.now();
   if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(join(RA_DIR, 'package-lock.json')).mtimeMs) {
-    t = Date.now();
     run('npm', ['ci', '--no-audit', '--no-fund'], RA_DIR);
     console.log(`client: bench/react-admin installed in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   }
   t = Date.now();
   run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(RA_DIR, 'tsconfig.json')], RA_DIR);
-  run(process.execPath, [join(RA_DIR, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', reactAdmin], RA_DIR);
+  run(process.execPath, [join(RA_DIR, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', dir], RA_DIR);
   console.log(`client: react-admin app checked and built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
-  return { panel, reactAdmin };
+  return dir;
 }
 
 /** Runs `count` calls, `width` at a time. */
@@ -225,14 +225,8 @@ async function login(page: Page, app: App, who: { email: string; password: strin
   await page.locator('input[type="password"]').fill(who.password);
 }
 
-interface Figures {
-  jsLogin: number;
-  jsList: number;
-  loginToRows: number;
-  expand: number;
-  edit: number;
-  rows500: number;
-}
+/** Bytes for the JS figures, ms for the others. */
+export type Figures = Record<ClientFigure, number>;
 
 /** One cold run of `app`; on a failure, the screen it was on is saved beside the error. */
 async function measure(browser: Browser, app: App, expected: Expected): Promise<Figures> {
@@ -315,27 +309,9 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-interface Goal {
-  figure: keyof Figures;
-  label: string;
-  unit: 'kB' | 'ms';
-  /** The issue's goal: a ratio to react-admin, or an absolute figure. */
-  ratio?: number;
-  max?: number;
-}
-
-const GOALS: Goal[] = [
-  { figure: 'jsLogin', label: 'JS to the login screen', unit: 'kB', ratio: 0.5 },
-  { figure: 'jsList', label: 'JS to a list (App Info, through login)', unit: 'kB', ratio: 0.95 },
-  { figure: 'loginToRows', label: 'login click to first rows', unit: 'ms', ratio: 0.8 },
-  { figure: 'edit', label: 'row edit click to a filled form', unit: 'ms', max: 81 },
-  { figure: 'rows500', label: '500 rows: response to paint', unit: 'ms', max: 60 },
-  { figure: 'expand', label: 'details row expand', unit: 'ms', max: 40 },
-];
-
 function table(ours: Figures[], theirs: Figures[]): string {
   const header = ['figure (median)', 'ours', 'react-admin', 'ours/RA', 'goal', 'met', 'ours: runs min-max', 'RA: runs min-max'];
-  const lines = GOALS.map((g) => {
+  const lines = CLIENT_GOALS.map((g) => {
     const show = (v: number) => (g.unit === 'kB' ? `${(v / 1024).toFixed(1)} kB` : `${Math.round(v)} ms`);
     const spread = (runs: Figures[]) => {
       const values = runs.map((f) => f[g.figure]);
@@ -344,8 +320,9 @@ function table(ours: Figures[], theirs: Figures[]): string {
     const a = median(ours.map((f) => f[g.figure]));
     const b = median(theirs.map((f) => f[g.figure]));
     const ratio = a / b;
-    const met = g.ratio !== undefined ? ratio <= g.ratio : a <= g.max!;
-    const goal = g.ratio !== undefined ? `<= ${g.ratio}x` : `<= ${g.max} ms`;
+    const inUnit = g.unit === 'kB' ? a / 1024 : a;
+    const met = (g.ratio === undefined || ratio <= g.ratio) && (g.max === undefined || inUnit <= g.max);
+    const goal = [g.ratio !== undefined ? `<= ${g.ratio}x` : '', g.max !== undefined ? `<= ${g.max} ${g.unit}` : ''].filter(Boolean).join(', ');
     return [g.label, show(a), show(b), `${ratio.toFixed(2)}x`, goal, met ? 'met' : 'not met', spread(ours), spread(theirs)];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
@@ -353,8 +330,17 @@ function table(ours: Figures[], theirs: Figures[]): string {
   return [line(header), `|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`, ...lines.map(line)].join('\n');
 }
 
-export async function clientFigures(): Promise<void> {
-  const runs = Number(option('runs', '5'));
+/** The medians of the runs, ours and react-admin's (bytes for JS, ms for the rest). */
+export interface ClientFigures {
+  ours: Figures;
+  reactAdmin: Figures;
+}
+
+const medians = (runs: Figures[]): Figures =>
+  Object.fromEntries(CLIENT_GOALS.map((g) => [g.figure, median(runs.map((f) => f[g.figure]))])) as unknown as Figures;
+
+/** `panelDist`: a panel already built from this tree (else it is built here); `runs`: cold runs per app. */
+export async function clientFigures(panelDist?: string, runs = Number(option('runs', '5'))): Promise<ClientFigures> {
   // BENCH_CLIENT_DIST=<dir> keeps both builds there and reuses them on the next run (when iterating on the bench).
   const keep = process.env.BENCH_CLIENT_DIST;
   const out = keep ?? mkdtempSync(join(tmpdir(), 'bench-client-'));
@@ -362,7 +348,8 @@ export async function clientFigures(): Promise<void> {
   let browser: Browser | undefined;
   const fronts: Front[] = [];
   try {
-    const dist = keep && existsSync(join(keep, 'panel', 'index.html')) && existsSync(join(keep, 'react-admin', 'index.html')) ? { panel: join(keep, 'panel'), reactAdmin: join(keep, 'react-admin') } : build(out);
+    const kept = (name: string) => (keep && existsSync(join(keep, name, 'index.html')) ? join(keep, name) : undefined);
+    const dist = { panel: panelDist ?? kept('panel') ?? buildPanel(join(out, 'panel')), reactAdmin: kept('react-admin') ?? buildReactAdmin(join(out, 'react-admin')) };
     server = await startServer({ PUBLIC_RATE_LIMIT: '1000000' });
     let t = Date.now();
     const expected = await seed(server);
@@ -412,6 +399,7 @@ export async function clientFigures(): Promise<void> {
     console.log(`client: ${runs} cold runs per app in ${((Date.now() - t) / 1000).toFixed(1)} s (Chromium ${browser.version()}, react-admin ${raVersion()})`);
     console.log(table(figures.get(ours)!, figures.get(reactAdmin)!));
     if (baseline) console.log(`baseline (${baselineDir}) in the same run:\n${table(figures.get(baseline)!, figures.get(reactAdmin)!)}`);
+    return { ours: medians(figures.get(ours)!), reactAdmin: medians(figures.get(reactAdmin)!) };
   } finally {
     await browser?.close();
     for (const front of fronts) await front.close();

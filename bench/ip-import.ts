@@ -30,8 +30,8 @@ interface Server {
   stop(): Promise<void>;
 }
 
-/** The server of the tree at `root` on a free port, a fresh DATA_DIR and (for PostgreSQL) a fresh database. */
-async function startServer(root: string, dialect: Dialect, withPanel: boolean): Promise<Server> {
+/** The server of the tree at `root` on a free port, a fresh DATA_DIR and (for PostgreSQL) a fresh database; `dist`: the panel it serves. */
+async function startServer(root: string, dialect: Dialect, dist?: string): Promise<Server> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-ip-import-'));
   const database = dialect === 'postgres' ? await freshPostgresDatabase() : undefined;
@@ -46,7 +46,7 @@ async function startServer(root: string, dialect: Dialect, withPanel: boolean): 
       DATABASE_URL: database?.url ?? '',
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
-      DIST_DIR: withPanel ? join(root, 'dist') : join(dataDir, 'no-dist'),
+      DIST_DIR: dist ?? join(dataDir, 'no-dist'),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -85,7 +85,7 @@ function addresses(n: number): { ip: string; vendor: string }[] {
   return ips;
 }
 
-interface ServerFigures {
+export interface ServerFigures {
   answer: string;
   seconds: number;
   /** The slowest /healthz answer while the import ran, and the median one. */
@@ -111,7 +111,7 @@ async function askHealth(url: string, stop: () => boolean): Promise<number[]> {
 }
 
 async function serverImport(root: string, dialect: Dialect, body: Blob): Promise<ServerFigures> {
-  const server = await startServer(root, dialect, false);
+  const server = await startServer(root, dialect);
   try {
     const idleUntil = performance.now() + 3000;
     const idle = await askHealth(server.url, () => performance.now() > idleUntil);
@@ -144,7 +144,7 @@ function importFile(lines: number): string {
   return out.join('\n');
 }
 
-interface PanelFigures {
+export interface PanelFigures {
   addresses: string;
   previewMs: number;
   longestToPreviewMs: number;
@@ -162,8 +162,8 @@ new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__
 document.addEventListener('change', (e) => { if (e.target instanceof HTMLInputElement && e.target.type === 'file') window.__chosenAt = performance.now(); }, true);
 `;
 
-async function panelImport(root: string, fileLines: number): Promise<PanelFigures> {
-  const server = await startServer(root, 'sqlite', true);
+async function panelImport(root: string, dist: string, fileLines: number): Promise<PanelFigures> {
+  const server = await startServer(root, 'sqlite', dist);
   const browser = await launchBrowser();
   const folder = mkdtempSync(join(tmpdir(), 'bench-ip-file-'));
   const file = join(folder, 'big.txt');
@@ -220,7 +220,15 @@ async function panelImport(root: string, fileLines: number): Promise<PanelFigure
   }
 }
 
-export async function ipImport(argv: string[] = []): Promise<void> {
+export interface IpImportFigures {
+  /** The import of a file in the panel, per tree (`after` is this one). */
+  panel: { tree: string; lines: number; figures: PanelFigures }[];
+  /** addArray on the server, per tree and dialect. */
+  server: { tree: string; dialect: Dialect; lines: number; figures: ServerFigures }[];
+}
+
+/** `dist`: the panel built from this tree (else its dist/, as `npx vite build` writes it). */
+export async function ipImport(argv: string[] = [], dist = join(ROOT, 'dist')): Promise<IpImportFigures> {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -232,7 +240,8 @@ export async function ipImport(argv: string[] = []): Promise<void> {
       'no-server': { type: 'boolean', default: false },
     },
   });
-  const trees = [...(values.before ? [{ name: 'before', root: resolve(values.before) }] : []), { name: 'after', root: ROOT }];
+  const trees = [...(values.before ? [{ name: 'before', root: resolve(values.before), dist: join(resolve(values.before), 'dist') }] : []), { name: 'after', root: ROOT, dist }];
+  const out: IpImportFigures = { panel: [], server: [] };
   const dialects = values.dialect ? [values.dialect as Dialect] : DIALECTS;
   const ms = (n: number) => `${n.toFixed(0)} ms`;
   if (!values['no-panel']) {
@@ -241,7 +250,8 @@ export async function ipImport(argv: string[] = []): Promise<void> {
     console.log('| tree | addresses | file chosen -> preview | longest task, choose -> preview | longest task, OK -> answer | OK -> modal closed | longest task, answer -> list reloaded |');
     console.log('|---|---|---|---|---|---|---|');
     for (const tree of trees) {
-      const f = await panelImport(tree.root, lines);
+      const f = await panelImport(tree.root, tree.dist, lines);
+      out.panel.push({ tree: tree.name, lines, figures: f });
       console.log(
         `| ${tree.name} | ${f.addresses} | ${ms(f.previewMs)} | ${ms(f.longestToPreviewMs)} | ${ms(f.longestSendMs)} | ${f.sendSeconds.toFixed(2)} s | ${ms(f.longestAfterMs)} |`,
       );
@@ -256,10 +266,12 @@ export async function ipImport(argv: string[] = []): Promise<void> {
     for (const dialect of dialects) {
       for (const tree of trees) {
         const f = await serverImport(tree.root, dialect, body);
+        out.server.push({ tree: tree.name, dialect, lines, figures: f });
         console.log(`| ${tree.name} | ${dialect} | ${f.answer} | ${f.seconds.toFixed(2)} s | ${ms(f.worstHealthMs)} | ${ms(f.medianHealthMs)} | ${ms(f.idleWorstMs)} | ${f.mainCpuSeconds.toFixed(2)} s |`);
       }
     }
   }
+  return out;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await ipImport(process.argv.slice(2));

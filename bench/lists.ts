@@ -9,11 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { ADMIN, startApp, type Dialect } from '../tests/server/harness.ts';
 import { load, seed, type Load } from './lookup.ts';
-
-function option(name: string, fallback: string): string {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 && process.argv[at + 1] ? process.argv[at + 1] : fallback;
-}
+import { option } from './options.ts';
 
 const ROWS = Number(option('rows', '20000'));
 const DURATION_MS = Number(option('seconds', process.env.BENCH_SECONDS ?? '3')) * 1000;
@@ -117,11 +113,14 @@ export const HEAVY_RELATION = ['/v1/admin/installation/get?page=1&pageSize=20&so
 /** The heaviest list query: a contains filter matching nothing, sorted by a text column. */
 export const HEAVY = ['/v1/admin/appinfo/get?email=nobody-at-all&pageSize=20', '/v1/admin/appinfo/get?login=nobody-at-all&pageSize=100&sortBy=email&sortOrder=desc'];
 
-interface Row {
+export interface Row {
   name: string;
+  /** A list call (its goal is a throughput and a p99), a figure under the heavy loops (a share of alone), or a reference. */
+  kind: 'list' | 'busy' | 'reference';
   r: Load;
   against: Load;
-  /** The share of its own idle figure, when measured in rounds (instead of r / against). */
+  /** Its own idle figure, measured in the same rounds, and the share of it (instead of r / against). */
+  alone?: Load;
   ratio?: number;
 }
 
@@ -150,7 +149,9 @@ async function run(dialect: Dialect): Promise<Row[]> {
     const login = await fetch(`${base}/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
     const token = ((await login.json()) as { data: { token: string } }).data.token;
     const health = await load(base, ['/healthz'], [], CLIENTS, DURATION_MS);
-    out.push({ name: '/healthz alone', r: health, against: health });
+    out.push({ name: '/healthz alone', kind: 'reference', r: health, against: health });
+    // Each case against /healthz measured just before and just after it: on a shared machine one figure from the start drifts.
+    let healthBefore = health;
     for (const c of cases(ROWS)) {
       const first = await fetch(base + c.path, { headers: { authorization: token } });
       if (first.status !== 200) throw new Error(`${c.path}: HTTP ${first.status} ${await first.text()}`);
@@ -163,7 +164,9 @@ async function run(dialect: Dialect): Promise<Row[]> {
       }
       // The loader sends no token on its own loops: give the list calls theirs through the admin loops instead.
       const r = await load(base, ['/healthz'], Array.from({ length: CLIENTS }, () => ({ path, token })), 0, DURATION_MS);
-      out.push({ name: c.name, r: adminAsLoad(r, DURATION_MS), against: health });
+      const healthAfter = await load(base, ['/healthz'], [], CLIENTS, ROUND_MS);
+      out.push({ name: c.name, kind: 'list', r: adminAsLoad(r, DURATION_MS), against: mean([healthBefore, healthAfter]) });
+      healthBefore = healthAfter;
     }
     // Alone and busy in interleaved rounds, each pair back to back, the ratio their median (as bench/read-workers.ts
     // does): one idle baseline measured once met a different machine than the busy runs after it.
@@ -176,14 +179,16 @@ async function run(dialect: Dialect): Promise<Row[]> {
       { name: 'lookup while 2 loop sort whitelabel.name', paths: lookups, loops: slowest },
     ];
     const rounds = busy.map(() => ({ alone: [] as Load[], busy: [] as Load[] }));
+    // The lookup's first calls build its snapshot (after the generator's writes): not part of any round.
+    await load(base, lookups, [], CLIENTS, ROUND_MS);
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, b] of busy.entries()) {
         rounds[i].alone.push(await load(base, b.paths, [], CLIENTS, ROUND_MS));
         rounds[i].busy.push(await load(base, b.paths, b.loops, CLIENTS, ROUND_MS));
       }
     }
-    out.push({ name: 'device lookup alone', r: mean(rounds[1].alone), against: health });
-    for (const [i, b] of busy.entries()) out.push({ name: b.name, r: mean(rounds[i].busy), against: health, ratio: medianRatio(rounds[i].busy, rounds[i].alone) });
+    out.push({ name: 'device lookup alone', kind: 'reference', r: mean(rounds[1].alone), against: health });
+    for (const [i, b] of busy.entries()) out.push({ name: b.name, kind: 'busy', r: mean(rounds[i].busy), against: health, alone: mean(rounds[i].alone), ratio: medianRatio(rounds[i].busy, rounds[i].alone) });
   } finally {
     await app.close();
     await cleanup();
@@ -196,7 +201,13 @@ function adminAsLoad(r: Load, durationMs: number): Load {
   return { ...r, rps: r.admin / (durationMs / 1000), p99: r.adminP99 ?? NaN, p50: r.adminP50 ?? NaN };
 }
 
-export async function listsAtScale(): Promise<void> {
+/** Each dialect's rows, or why it failed. */
+export interface ListFigures {
+  rows: number;
+  byDialect: Map<Dialect, Row[] | string>;
+}
+
+export async function listsAtScale(): Promise<ListFigures> {
   const only = option('dialect', '');
   const results = new Map<Dialect, Row[] | string>();
   for (const dialect of ['sqlite', 'postgres'] as Dialect[]) {
@@ -210,10 +221,11 @@ export async function listsAtScale(): Promise<void> {
   const names = [...results.values()].find((v): v is Row[] => Array.isArray(v))?.map((r) => r.name) ?? [];
   const cell = (row?: Row) =>
     row ? `${row.r.rps.toFixed(row.r.rps < 10 ? 1 : 0).padStart(7)} req/s p99 ${(Number.isNaN(row.r.p99) ? '-' : row.r.p99.toFixed(0)).padStart(5)} ms ${(row.ratio ?? row.r.rps / row.against.rps).toFixed(3).padStart(6)}x${row.r.errors ? ` ${row.r.errors} err` : ''}` : '';
-  console.log(`\nlists at ${ROWS.toLocaleString('en')} rows (${CLIENTS} clients, ${DURATION_MS / 1000} s per case; x = share of /healthz alone; the rows under 2 heavy loops: median over ${ROUNDS} rounds of busy / alone, each pair ${ROUND_MS / 1000} s back to back)`);
+  console.log(`\nlists at ${ROWS.toLocaleString('en')} rows (${CLIENTS} clients, ${DURATION_MS / 1000} s per case; x = share of /healthz alone, measured around each case; the rows under 2 heavy loops: median over ${ROUNDS} rounds of busy / alone, each pair ${ROUND_MS / 1000} s back to back)`);
   console.log(`${'case'.padEnd(44)} ${[...results.keys()].map((d) => d.padEnd(38)).join(' ')}`);
   for (const name of names) {
     console.log(`${name.padEnd(44)} ${[...results.values()].map((v) => (Array.isArray(v) ? cell(v.find((r) => r.name === name)) : '').padEnd(38)).join(' ')}`);
   }
   for (const [dialect, v] of results) if (!Array.isArray(v)) console.log(`${dialect}: failed (${v})`);
+  return { rows: ROWS, byDialect: results };
 }

@@ -7,11 +7,7 @@ import { startApp, ADMIN, type Dialect } from '../tests/server/harness.ts';
 import { createReads, type ReadPoolOptions } from '../server/db/read-pool.ts';
 import { generate, HEAVY, HEAVY_RELATION } from './lists.ts';
 import { load, seed, type Load } from './lookup.ts';
-
-function option(name: string, fallback: string): string {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 && process.argv[at + 1] ? process.argv[at + 1] : fallback;
-}
+import { option } from './options.ts';
 
 const ROWS = Number(option('rows', '200000'));
 const DURATION_MS = Number(option('seconds', '1')) * 1000;

@@ -1,5 +1,10 @@
 // Benchmarks (never part of npm test): prints figures, compared as ratios measured in one run.
-//   npm run bench            bundle sizes in Chromium (needs `npx vite build`) and API throughput on a temporary SQLite database
+//   npm run bench            bundle sizes in Chromium (needs `npx vite build`), API throughput and the device lookup on a temporary database, SQLite durability
+//   npm run bench -- --rows N [--no-lists] [--no-client] [--no-ip-import] [--no-json-body] ...   (also `npm run bench -- scale ...`)
+//                            issue 14's scale report (bench/scale.ts): lists at N rows (default 20,000) on both dialects, /healthz and
+//                            the lookup under heavy lists, the panel against react-admin, the IP import, a 51 MiB JSON body; then ONE
+//                            table of every figure, its baseline in the same run, the ratio, the issue's goal and whether it is met
+// Without `--`, npm keeps `--flag value` for itself: `npm run bench scale --rows 5` works for one such flag, `--flag=value` always.
 //   npm run bench durability   SQLite's synchronous=FULL against NORMAL (writes per second)
 //   npm run bench ip-import [--lines N] [--before <folder>] ...   the IP import: the server's longest stall, the panel's preview time and long tasks
 //   npm run bench export     CSV export of 1,000,000 rows: the server's memory before, during and after
@@ -19,8 +24,14 @@ import { listsAtScale } from './lists.ts';
 import { clientFigures } from './client.ts';
 import { readWorkers } from './read-workers.ts';
 import { jsonBody } from './json-body.ts';
+import { scaleReport } from './scale.ts';
+import { benchName } from './options.ts';
 
-const which = process.argv[2] ?? 'all';
+// Flags alone (`npm run bench -- --rows 1000000`, issue 14's command) ask for the scale report.
+const which = benchName();
+const NAMES = ['all', 'scale', 'bundle', 'api', 'lookup', 'durability', 'ip-import', 'export', 'fuzz', 'lists', 'client', 'read-workers', 'json-body'];
+if (!NAMES.includes(which)) throw new Error(`npm run bench: no bench named "${which}" (known: ${NAMES.join(', ')})`);
+if (which === 'scale') await scaleReport();
 if (which === 'all' || which === 'bundle') await bundleSizes();
 if (which === 'all' || which === 'api') await apiThroughput();
 if (which === 'all' || which === 'lookup') await lookupThroughput();

@@ -1,0 +1,65 @@
+// The sub-benches' figures as rows of the scale report's table (bench/goals.ts), each with the issue's goal for it.
+import type { ListFigures } from './lists.ts';
+import type { ClientFigures } from './client.ts';
+import type { IpImportFigures } from './ip-import.ts';
+import type { JsonBodyFigures } from './json-body.ts';
+import { BUSY_GOALS, CLIENT_GOALS, LIST_GOALS, LONGEST_TASK_MS, PREVIEW_MS, type Figure, type Goal } from './goals.ts';
+
+/** Each list call (goal: a throughput and a p99), each figure under the heavy loops (a share of alone), and the references. */
+export function listFigures(lists: ListFigures): Figure[] {
+  const out: Figure[] = [];
+  for (const [dialect, rows] of lists.byDialect) {
+    if (!Array.isArray(rows)) {
+      out.push({ name: `${dialect}: lists at ${lists.rows.toLocaleString('en')} rows`, value: NaN, unit: 'req/s', goals: LIST_GOALS, failed: rows });
+      continue;
+    }
+    for (const row of rows) {
+      const name = `${dialect}: ${row.name}`;
+      if (row.kind === 'list') {
+        out.push({ name, value: row.r.rps, p99: row.r.p99, unit: 'req/s', baseline: { value: row.against.rps, of: '/healthz around it' }, goals: LIST_GOALS });
+      } else if (row.kind === 'busy') {
+        out.push({ name, value: row.r.rps, unit: 'req/s', baseline: { value: row.alone!.rps, of: 'alone' }, ratio: row.ratio, goals: BUSY_GOALS });
+      } else {
+        out.push({ name, value: row.r.rps, p99: row.r.p99, unit: 'req/s', goals: [] });
+      }
+    }
+  }
+  return out;
+}
+
+/** The panel against react-admin: medians of the same runs. */
+export function clientTable(client: ClientFigures): Figure[] {
+  return CLIENT_GOALS.map((g) => {
+    const inUnit = (bytesOrMs: number) => (g.unit === 'kB' ? bytesOrMs / 1024 : bytesOrMs);
+    const goals: Goal[] = [...(g.ratio !== undefined ? [{ on: 'ratio' as const, max: g.ratio }] : []), ...(g.max !== undefined ? [{ on: 'value' as const, max: g.max }] : [])];
+    return { name: `client: ${g.label}`, value: inUnit(client.ours[g.figure]), unit: g.unit, baseline: { value: inUnit(client.reactAdmin[g.figure]), of: 'react-admin' }, goals };
+  });
+}
+
+/** This tree's IP import: the panel's steps, and the server's longest stall per dialect (against the same machine idle). */
+export function ipImportFigures(ip: IpImportFigures): Figure[] {
+  const out: Figure[] = [];
+  for (const { lines, figures: f } of ip.panel.filter((p) => p.tree === 'after')) {
+    const name = `IP import in the panel (${lines.toLocaleString('en')} lines, ${f.addresses} addresses)`;
+    const task = [{ on: 'value' as const, max: LONGEST_TASK_MS }];
+    out.push({ name: `${name}: file chosen -> preview`, value: f.previewMs, unit: 'ms', goals: [{ on: 'value', max: PREVIEW_MS }] });
+    out.push({ name: `${name}: longest task to the preview`, value: f.longestToPreviewMs, unit: 'ms', goals: task });
+    out.push({ name: `${name}: longest task, OK -> answer`, value: f.longestSendMs, unit: 'ms', goals: task });
+    out.push({ name: `${name}: longest task, answer -> list reloaded`, value: f.longestAfterMs, unit: 'ms', goals: task });
+  }
+  for (const { dialect, lines, figures: f } of ip.server.filter((s) => s.tree === 'after')) {
+    const name = `${dialect}: IP import of ${lines.toLocaleString('en')} addresses, longest server stall`;
+    const failed = f.answer.startsWith('200 ') ? undefined : `the import answered ${f.answer}`;
+    out.push({ name, value: f.worstHealthMs, unit: 'ms', baseline: { value: f.idleWorstMs, of: 'no import' }, goals: [], failed });
+  }
+  return out;
+}
+
+/** The server's longest stall on a large body, against one JSON.parse of the same text (what it was before). */
+export function jsonBodyFigures(body: JsonBodyFigures): Figure[] {
+  const name = `JSON body of ${body.mib.toFixed(0)} MiB: the server's longest event-loop stall`;
+  return [
+    { name, value: body.sliced.stall, unit: 'ms', baseline: { value: body.once.stall, of: 'one JSON.parse' }, goals: [] },
+    { name: `${name}, to the IP import`, value: body.imported.stall, unit: 'ms', baseline: { value: body.idle.stall, of: 'nothing posted' }, goals: [] },
+  ];
+}
