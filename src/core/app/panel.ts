@@ -69,8 +69,8 @@ export function createPanel(config: PanelConfig, manifests: ManifestSet): Panel 
 
 /**
  * Runs `work` when the browser is next idle, at the latest after a second. Open lists catch up with what the live
- * socket missed before it connected (its handshake's missedMs), but other live items pushed meanwhile (a build's
- * console, the dashboard's statuses) are not replayed: the socket should not wait longer.
+ * socket missed before it connected (its handshake's missedMs), but other live items pushed meanwhile (the build
+ * jobs' "Update statuses" messages) are not replayed: the socket should not wait longer.
  */
 function whenIdle(work: () => void): void {
   if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 1000 });
