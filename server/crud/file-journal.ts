@@ -85,10 +85,24 @@ export async function pruneEmptyFolders(file: string, root: string): Promise<voi
 
 export const exists = (path: string) => access(path).then(() => true, () => false);
 
+/**
+ * A journal as its writer left it. One that a crash cut short (created, not yet written whole) lists moves that were
+ * never made: a write makes none before its journal is on the disk. It reads as no moves, so the server starts.
+ */
+async function readJournal(path: string): Promise<Journal> {
+  const text = await readFile(path, 'utf8').catch(() => '');
+  try {
+    const journal = JSON.parse(text) as Partial<Journal>;
+    return { id: typeof journal.id === 'string' ? journal.id : '', moves: Array.isArray(journal.moves) ? journal.moves : [] };
+  } catch {
+    return { id: '', moves: [] };
+  }
+}
+
 /** Finishes or undoes the file moves of writes a crash interrupted. */
 async function replayJournals(engine: Engine, staging: string, names: string[]): Promise<void> {
   for (const name of names.filter((n) => n.endsWith('.journal'))) {
-    const journal = JSON.parse(await readFile(join(staging, name), 'utf8').catch(() => '{"moves": []}')) as Journal;
+    const journal = await readJournal(join(staging, name));
     const committed = journal.id
       ? !!(await engine.db.selectFrom(FILE_WRITES_TABLE).select('id').where('id', '=', journal.id).executeTakeFirst())
       : false;
@@ -132,7 +146,7 @@ export async function recoverFiles(engine: Engine, folders: string[]): Promise<v
   const liveJournals: string[] = [];
   for (const name of (await readdir(staging).catch(() => [] as string[]))) {
     if (ownerAlive(name) && name.endsWith('.journal')) {
-      const journal = JSON.parse(await readFile(join(staging, name), 'utf8').catch(() => '{"moves": []}')) as Journal;
+      const journal = await readJournal(join(staging, name));
       if (journal.id) liveJournals.push(journal.id);
       for (const move of journal.moves) busyTargets.add(move.target);
     } else if (!ownerAlive(name)) {

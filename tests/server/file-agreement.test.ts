@@ -2,7 +2,7 @@
 // whitelabel adds, edits and deletes, restarted, and then every row names files that exist and hold what its
 // last committed write sent, no file exists that no row names, and the staging folder is empty. Deleting a
 // whitelabel also removes the folder its CSS lived in.
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,5 +108,23 @@ forEachDialect('deleting a whitelabel', (h) => {
     expect(reply.status).toBe(200);
     expect(existsSync(join(h.app.engine.dataDir, 'whitelabels', 'gone'))).toBe(false);
     expect(filesUnder(join(h.app.engine.dataDir, 'whitelabels'))).toEqual(['stays/styles/indexHtml.css', 'stays_1280x720.png', 'stays_1920x1080.png']);
+  });
+});
+
+describe('a journal a crash cut short (sqlite)', () => {
+  it('lets the server start, and is removed: a write makes no move before its journal is whole on the disk', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'panel-journal-'));
+    mkdirSync(join(dataDir, '.staging'));
+    // Written by a process that is gone (no pid is that high): one created but never written, one cut mid-way.
+    writeFileSync(join(dataDir, '.staging', '2147483646-a.journal'), '');
+    writeFileSync(join(dataDir, '.staging', '2147483646-b.journal'), '{"id":"x","moves":[{"target":"/wh');
+    const server = await startServerProcess(dataDir);
+    try {
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      expect(readdirSync(join(dataDir, '.staging'))).toEqual([]);
+    } finally {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
