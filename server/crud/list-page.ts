@@ -17,7 +17,7 @@ import type { ListDecl } from '../../kernel/manifest/types.ts';
 import type { Engine } from './context.ts';
 import type { EntityModel } from './model.ts';
 import { columnRef, selectRows } from './rows.ts';
-import { readRows } from './list-query.ts';
+import { keptPerEntity, readRows, type KeptPerEntity } from './list-query.ts';
 import { applyFilters, type FilterParam } from './kinds/filters.ts';
 import { ftsLike, ftsTable } from '../db/text-search.ts';
 
@@ -109,30 +109,17 @@ export function ftsMatching(engine: Engine, model: EntityModel, active: FilterPa
 type Targets = { id: number; v: Key | Date }[];
 /** The related rows of a relation sort are read again after a write to their entity, or after this long. */
 const TARGETS_TTL_MS = 5_000;
-const targetCaches = new WeakMap<Engine, Map<string, { targets: Targets; at: number }>>();
-const targetWrites = new WeakMap<Engine, Map<string, number>>();
+const targetsOf = keptPerEntity<{ targets: Targets; at: number }>();
 
 /** A relation sort's target rows in order, kept per entity until a write to it (they are few and read per call). */
 async function keptTargets(engine: Engine, entity: string, what: string, read: () => Promise<Targets>): Promise<Targets> {
-  let cache = targetCaches.get(engine);
-  let writes = targetWrites.get(engine);
-  if (!cache || !writes) {
-    const kept = new Map<string, { targets: Targets; at: number }>();
-    const seen = new Map<string, number>();
-    engine.changes.on((change) => {
-      seen.set(change.entity, (seen.get(change.entity) ?? 0) + 1);
-      for (const key of kept.keys()) if (key.startsWith(`${change.entity}:`)) kept.delete(key);
-    });
-    targetCaches.set(engine, (cache = kept));
-    targetWrites.set(engine, (writes = seen));
-  }
-  const key = `${entity}:${what}`;
-  const hit = cache.get(key);
+  const kept = targetsOf(engine, entity);
+  const hit = kept.kept.get(what);
   if (hit && Date.now() - hit.at < TARGETS_TTL_MS) return hit.targets;
-  const before = writes.get(entity) ?? 0;
+  const before = kept.writes;
   const targets = await read();
   // A write that committed while they were read makes them stale at once.
-  if ((writes.get(entity) ?? 0) === before) cache.set(key, { targets, at: Date.now() });
+  if (kept.writes === before) kept.kept.set(what, { targets, at: Date.now() });
   return targets;
 }
 
@@ -144,36 +131,15 @@ interface Anchor extends Cursor {
 const ANCHORS_TTL_MS = 60_000;
 const ANCHORS_PER_LIST = 256;
 const ANCHOR_LISTS_PER_ENTITY = 200;
-interface EntityAnchors {
-  lists: Map<string, { anchors: Anchor[]; at: number }>;
-  /** Writes seen: places read before a write are not kept. */
-  writes: number;
-}
-const anchorCaches = new WeakMap<Engine, Map<string, EntityAnchors>>();
-
-function anchorsOf(engine: Engine, entity: string): EntityAnchors {
-  let byEntity = anchorCaches.get(engine);
-  if (!byEntity) {
-    const created = new Map<string, EntityAnchors>();
-    engine.changes.on((change) => {
-      const kept = created.get(change.entity);
-      if (!kept) return;
-      kept.lists.clear();
-      kept.writes++;
-    });
-    anchorCaches.set(engine, (byEntity = created));
-  }
-  let kept = byEntity.get(entity);
-  if (!kept) byEntity.set(entity, (kept = { lists: new Map(), writes: 0 }));
-  return kept;
-}
+type EntityAnchors = KeptPerEntity<{ anchors: Anchor[]; at: number }>;
+const anchorsOf = keptPerEntity<{ anchors: Anchor[]; at: number }>();
 
 /** The kept place nearest before (or at) `pos` in list `key`. */
 function anchorBefore(kept: EntityAnchors, key: string, pos: number): Anchor | undefined {
-  const list = kept.lists.get(key);
+  const list = kept.kept.get(key);
   if (!list) return undefined;
   if (Date.now() - list.at > ANCHORS_TTL_MS) {
-    kept.lists.delete(key);
+    kept.kept.delete(key);
     return undefined;
   }
   let best: Anchor | undefined;
@@ -182,11 +148,11 @@ function anchorBefore(kept: EntityAnchors, key: string, pos: number): Anchor | u
 }
 
 function keepAnchors(kept: EntityAnchors, key: string, anchors: Anchor[]): void {
-  let list = kept.lists.get(key);
+  let list = kept.kept.get(key);
   if (!list || list.anchors.length + anchors.length > ANCHORS_PER_LIST) {
-    if (!list && kept.lists.size >= ANCHOR_LISTS_PER_ENTITY) kept.lists.delete(kept.lists.keys().next().value!);
+    if (!list && kept.kept.size >= ANCHOR_LISTS_PER_ENTITY) kept.kept.delete(kept.kept.keys().next().value!);
     list = { anchors: [], at: Date.now() };
-    kept.lists.set(key, list);
+    kept.kept.set(key, list);
   }
   for (const anchor of anchors) if (!list.anchors.some((a) => a.pos === anchor.pos)) list.anchors.push(anchor);
 }

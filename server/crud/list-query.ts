@@ -39,32 +39,38 @@ interface Cached {
   at: number;
 }
 
-interface EntityCounts {
-  kept: Map<string, Cached>;
-  /** Writes seen: a count whose query began before a write is not kept. */
+/** What a list keeps per entity between calls, and the writes seen (a value read before a write is not kept). */
+export interface KeptPerEntity<V> {
+  kept: Map<string, V>;
   writes: number;
 }
 
-const caches = new WeakMap<Engine, Map<string, EntityCounts>>();
-
-function cacheOf(engine: Engine, entity: string): EntityCounts {
-  let byEntity = caches.get(engine);
-  if (!byEntity) {
-    const created = new Map<string, EntityCounts>();
-    caches.set(engine, created);
-    // Any committed write through the API (or a device call, or another process) to an entity forgets its counts.
-    engine.changes.on((change) => {
-      const counts = created.get(change.entity);
-      if (!counts) return;
-      counts.kept.clear();
-      counts.writes++;
-    });
-    byEntity = created;
-  }
-  let cache = byEntity.get(entity);
-  if (!cache) byEntity.set(entity, (cache = { kept: new Map(), writes: 0 }));
-  return cache;
+/**
+ * A per-engine, per-entity store of what lists keep between calls, emptied at every committed change of the entity
+ * (a write through the API, a device call, another process's write heard through the bridge).
+ * @example const countsOf = keptPerEntity<Cached>(); const counts = countsOf(engine, 'appinfo');
+ */
+export function keptPerEntity<V>(): (engine: Engine, entity: string) => KeptPerEntity<V> {
+  const caches = new WeakMap<Engine, Map<string, KeptPerEntity<V>>>();
+  return (engine, entity) => {
+    let byEntity = caches.get(engine);
+    if (!byEntity) {
+      const created = new Map<string, KeptPerEntity<V>>();
+      engine.changes.on((change) => {
+        const kept = created.get(change.entity);
+        if (!kept) return;
+        kept.kept.clear();
+        kept.writes++;
+      });
+      caches.set(engine, (byEntity = created));
+    }
+    let kept = byEntity.get(entity);
+    if (!kept) byEntity.set(entity, (kept = { kept: new Map(), writes: 0 }));
+    return kept;
+  };
 }
+
+const cacheOf = keptPerEntity<Cached>();
 
 /** Rows of a list's SELECT: off the event loop on SQLite (server/db/read-pool.ts), with its time limit. */
 export async function readRows<R = Record<string, unknown>>(engine: Engine, query: Compilable): Promise<R[]> {
