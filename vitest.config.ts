@@ -1,35 +1,14 @@
 import { defineConfig } from 'vitest/config';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import react from '@vitejs/plugin-react';
 import { formValidators } from './scripts/build/form-validators.ts';
 import { schemasFolder } from './scripts/build/schemas-folder.ts';
 
 // Three suites, one command: unit/component tests in jsdom, server integration tests (every case on SQLite
 // and PostgreSQL), and end-to-end tests that drive the built panel in Chromium against the real server.
-
-/**
- * The server and browser files run two at a time (one of each, as far as the queue allows: a browser file waits on
- * Chromium and its server, a server file mostly on the database), instead of one at a time after the unit files.
- */
-class ServerBesideBrowser extends BaseSequencer {
-  async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
-    const browser = sorted.filter((f) => f.project.name === 'e2e');
-    const rest = sorted.filter((f) => f.project.name !== 'e2e');
-    const out: TestSpecification[] = [];
-    while (browser.length || rest.length) {
-      if (rest.length) out.push(rest.shift()!);
-      if (browser.length) out.push(browser.shift()!);
-    }
-    return out;
-  }
-}
-
 export default defineConfig({
   // The component tests' server adds the engine fixtures to schemas/, so their forms are compiled too.
   plugins: [react(), schemasFolder('schemas'), formValidators(['schemas', 'tests/server/fixtures'])],
   test: {
-    sequence: { sequencer: ServerBesideBrowser },
     projects: [
       {
         extends: true,
@@ -51,8 +30,7 @@ export default defineConfig({
           include: ['tests/server/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          maxWorkers: 2,
-          sequence: { groupOrder: 1 },
+          fileParallelism: false,
         },
       },
       {
@@ -63,8 +41,7 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          maxWorkers: 2,
-          sequence: { groupOrder: 1 },
+          fileParallelism: false,
         },
       },
     ],
