@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addWhitelabel, dropBuild, shot } from './catalogue-helpers';
-import { launchBrowser, loginThroughScreen, startServer, type RunningServer } from './harness';
+import { chooseOption, launchBrowser, loginThroughScreen, type RunningServer, startServer } from './harness';
 
 const TESTER = { email: 'tester@example.com', password: 'tester-password-1' };
 
@@ -57,8 +57,7 @@ describe('the catalogue screens', () => {
       await page.getByRole('option', { name: 'zeta' }).click();
       await rowOf('acme-tizen-1.0.0-1080p').waitFor({ state: 'detached' });
       expect(await rows().count()).toBe(2);
-      await page.getByLabel('Platform').click();
-      await page.getByRole('option', { name: 'tizen' }).click();
+      await chooseOption(page, page.getByLabel('Platform'), 'tizen');
       await page.getByLabel('Version').fill('1.1');
       await page.getByLabel('Version').press('Enter');
       await rowOf('zeta-tizen-1.0.0-1080p').waitFor({ state: 'detached' });
@@ -68,8 +67,7 @@ describe('the catalogue screens', () => {
     });
 
     it('deletes by what the filter box shows, applied or not, after saying how many builds match', async () => {
-      await page.getByLabel('Whitelabel').click();
-      await page.getByRole('option', { name: 'acme' }).click();
+      await chooseOption(page, page.getByLabel('Whitelabel'), 'acme');
       await rowOf('zeta-tizen-1.0.0-1080p').waitFor({ state: 'detached' });
       await page.getByLabel('Version').fill('1.0');
       // Not applied with Enter: the list still shows both acme builds.
@@ -199,8 +197,7 @@ describe('the catalogue screens', () => {
       expect(await ok.isDisabled()).toBe(true);
       const build = (await server.api('GET', '/v1/admin/build/get', { ownWhitelabel: 'zeta', ownVersion: '1.1.0' }, token)).data.rows[0];
       await form.getByLabel('Build ID').fill(String(build.id));
-      await form.getByLabel('Whitelabel ID').click();
-      await testerPage.getByRole('option', { name: /zeta/ }).click();
+      await chooseOption(testerPage, form.getByLabel('Whitelabel ID'), /zeta/);
       await shot(testerPage, 'combination-form-tester');
       await ok.click();
       await testerPage.getByText('Add request status').waitFor();
@@ -257,8 +254,7 @@ describe('the catalogue screens', () => {
       await page.getByRole('button', { name: 'Add' }).click();
       const ok = dialog().getByRole('button', { name: 'OK' });
       expect(await ok.isDisabled()).toBe(true);
-      await dialog().getByLabel('Whitelabel ID').click();
-      await page.getByRole('option', { name: /acme/ }).click();
+      await chooseOption(page, dialog().getByLabel('Whitelabel ID'), /acme/);
       expect(await ok.isDisabled()).toBe(true);
       await dialog().locator('input[type=file]').setInputFiles(file);
       expect(await ok.isDisabled()).toBe(false);

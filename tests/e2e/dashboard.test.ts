@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addWhitelabel, dropBuild, shot } from './catalogue-helpers';
-import { launchBrowser, loginThroughScreen, startServer, type RunningServer } from './harness';
+import { chooseOption, launchBrowser, loginThroughScreen, type RunningServer, startServer } from './harness';
 
 describe('the dashboard', () => {
   let server: RunningServer;
@@ -57,8 +57,7 @@ describe('the dashboard', () => {
   });
 
   it('reloads the builds of one whitelabel chosen in the lookup', async () => {
-    await page.getByLabel('Whitelabel ID').click();
-    await page.getByRole('option', { name: /acme/ }).click();
+    await chooseOption(page, page.getByLabel('Whitelabel ID'), /acme/);
     await page.getByRole('button', { name: 'Reload builds for wl' }).click();
     await page.getByRole('log', { name: 'Console' }).getByText(/Reload builds for acme: 1 build on disk, 0 new/).waitFor();
   });

@@ -3,7 +3,7 @@
 // the form offers to reload the record, and a session that ends takes the SPEC 8 path ("You need to login again").
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, launchBrowser, loginThroughScreen, startServer, type RunningServer } from './harness';
+import { ADMIN, chooseOption, launchBrowser, loginThroughScreen, type RunningServer, startServer } from './harness';
 
 const SECOND = { email: 'second@example.com', password: 'second-password-1' };
 
@@ -53,8 +53,7 @@ describe('the panel under its Content-Security-Policy, with two admins', () => {
     await page.getByRole('heading', { name: /Tester IP addresses/ }).waitFor();
     await page.getByRole('button', { name: 'Add' }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByLabel('Vendor').click();
-    await page.getByRole('option', { name: 'lg' }).click();
+    await chooseOption(page, dialog.getByLabel('Vendor'), 'lg');
     const ok = dialog.getByRole('button', { name: 'OK' });
     // The format check runs in the validator: a bad address keeps OK disabled and says why.
     await dialog.getByLabel(/^IP/).fill('300.1.1.1');
@@ -67,8 +66,7 @@ describe('the panel under its Content-Security-Policy, with two admins', () => {
     await page.locator('.MuiDataGrid-row', { hasText: '10.9.8.7/32' }).waitFor();
 
     await page.getByRole('button', { name: 'Import from file' }).click();
-    await dialog.getByLabel('Vendor').click();
-    await page.getByRole('option', { name: 'samsung' }).click();
+    await chooseOption(page, dialog.getByLabel('Vendor'), 'samsung');
     await dialog.getByLabel('IP list file').setInputFiles({ name: 'ips.txt', mimeType: 'text/plain', buffer: Buffer.from('10.1.0.1~10.1.0.4\n') });
     await dialog.getByText('3 addresses to add from ips.txt').waitFor();
 

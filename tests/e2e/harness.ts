@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
 export const ADMIN = { email: 'admin@example.com', password: 'admin-password-1' };
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -146,4 +146,24 @@ export async function loginThroughScreen(page: Page, server: RunningServer, emai
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Login' }).click();
   await page.getByRole('button', { name: 'Logout' }).waitFor();
+}
+
+/**
+ * Opens a select (or combobox) with a click and clicks one of its options. When no list of options shows within 5 s
+ * the click is made again: on a loaded machine a click can land while the layout moves under it (a dialog
+ * re-centring as its content grows), and it misses the field as a person's click would.
+ * @example await chooseOption(page, dialog.getByLabel('Vendor'), 'lg')
+ */
+export async function chooseOption(page: Page, field: Locator, name: string | RegExp): Promise<void> {
+  const option = page.getByRole('option', { name }).first();
+  for (let attempt = 1; ; attempt++) {
+    if (!(await page.getByRole('listbox').first().isVisible())) await field.click();
+    try {
+      await option.waitFor({ timeout: 5_000 });
+      break;
+    } catch (error) {
+      if (attempt === 4) throw error;
+    }
+  }
+  await option.click();
 }

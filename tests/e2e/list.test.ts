@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, loginThroughScreen, startServer, type RunningServer } from './harness';
+import { chooseOption, launchBrowser, loginThroughScreen, type RunningServer, startServer } from './harness';
 
 const ROWS = 520;
 
@@ -35,8 +35,7 @@ describe('the generic list screen with more than 500 rows', () => {
     await page.getByTestId('list-count').filter({ hasText: `${ROWS} total` }).waitFor();
     expect(await grid().getAttribute('aria-rowcount')).toBe('21');
 
-    await page.getByRole('combobox', { name: /Rows per page/ }).click();
-    await page.getByRole('option', { name: '500' }).click();
+    await chooseOption(page, page.getByRole('combobox', { name: /Rows per page/ }), '500');
     await page.getByText(`1–500 of ${ROWS}`).waitFor();
     expect(new URL(page.url()).searchParams.get('size')).toBe('500');
     await page.waitForFunction(() => document.querySelector('[role=grid]')?.getAttribute('aria-rowcount') === '501');

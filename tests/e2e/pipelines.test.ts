@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGitlab, type FakeGitlab } from '../../scripts/fake-gitlab.ts';
 import { addWhitelabel, shot } from './catalogue-helpers';
-import { launchBrowser, loginThroughScreen, startServer, type RunningServer } from './harness';
+import { chooseOption, launchBrowser, loginThroughScreen, type RunningServer, startServer } from './harness';
 
 const TESTER = { email: 'tess@example.com', password: 'tester-password-1' };
 const TOKEN = 'glpat-e2e-token';
@@ -50,8 +50,7 @@ describe('the Pipelines screen', () => {
     await page.getByRole('heading', { name: 'Pipelines' }).waitFor();
     const runButton = page.getByRole('button', { name: 'Run pipeline' });
     expect(await runButton.isDisabled()).toBe(true);
-    await page.getByLabel('Whitelabel', { exact: true }).click();
-    await page.getByRole('option', { name: /acme/ }).click();
+    await chooseOption(page, page.getByLabel('Whitelabel', { exact: true }), /acme/);
     await page.getByLabel('Version').fill('1.2');
     expect(await runButton.isDisabled()).toBe(true);
     await page.getByLabel('Version').fill('1.2.3');

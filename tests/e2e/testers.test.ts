@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addWhitelabel, insertRows, shot as saveShot } from './catalogue-helpers';
-import { ADMIN, launchBrowser, loginThroughScreen, startServer, type RunningServer } from './harness';
+import { ADMIN, chooseOption, launchBrowser, loginThroughScreen, type RunningServer, startServer } from './harness';
 
 const TESTER = { email: 'tess@example.com', password: 'tester-password-1' };
 const CARE = { email: 'carl@example.com', password: 'customercare-password-1' };
@@ -68,8 +68,7 @@ describe('issue 5 screens', () => {
       const ok = dialog().getByRole('button', { name: 'OK' });
       expect(await ok.isDisabled()).toBe(true);
       expect(await dialog().getByRole('button', { name: 'Choose a file' }).getAttribute('aria-disabled')).toBe('true');
-      await dialog().getByLabel('Vendor').click();
-      await page.getByRole('option', { name: 'samsung' }).click();
+      await chooseOption(page, dialog().getByLabel('Vendor'), 'samsung');
       await dialog().getByLabel('IP list file').setInputFiles(file('empty.txt', '\n  \n'));
       await dialog().getByText('0 addresses to add from empty.txt').waitFor();
       expect(await ok.isDisabled()).toBe(true);
@@ -92,8 +91,7 @@ describe('issue 5 screens', () => {
 
     it('names the garbage lines of a file with their line numbers, and on OK imports the good lines', async () => {
       await page.getByRole('button', { name: 'Import from file' }).click();
-      await dialog().getByLabel('Vendor').click();
-      await page.getByRole('option', { name: 'lg' }).click();
+      await chooseOption(page, dialog().getByLabel('Vendor'), 'lg');
       await dialog().getByLabel('IP list file').setInputFiles(file('bad.txt', '1.1.1.1\n256.1.1.1\nhello\n1.2.3.4/33\n7.7.7.7/24\n'));
       const problems = dialog().getByTestId('ip-import-problems');
       await problems.waitFor();
@@ -116,12 +114,10 @@ describe('issue 5 screens', () => {
     it('imports a 100,000-line file while the modal keeps answering', async () => {
       const lines = Array.from({ length: 100_000 }, (_, i) => `11.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
       await page.getByRole('button', { name: 'Import from file' }).click();
-      await dialog().getByLabel('Vendor').click();
-      await page.getByRole('option', { name: 'lg' }).click();
+      await chooseOption(page, dialog().getByLabel('Vendor'), 'lg');
       await dialog().getByLabel('IP list file').setInputFiles(file('big.txt', lines.join('\n')));
       // The vendor select still opens while the file is parsed off the main thread.
-      await dialog().getByLabel('Vendor').click();
-      await page.getByRole('option', { name: 'lg' }).click();
+      await chooseOption(page, dialog().getByLabel('Vendor'), 'lg');
       await dialog().getByText('100,000 addresses to add from big.txt').waitFor();
       expect(await dialog().getByTestId('ip-import-preview').textContent()).toContain('… and 99,800 more');
       await dialog().getByRole('button', { name: 'OK' }).click();
@@ -136,8 +132,7 @@ describe('issue 5 screens', () => {
       await page.goto(`${server.url}/testerIP`);
       await page.getByRole('button', { name: 'Add' }).click();
       const ok = dialog().getByRole('button', { name: 'OK' });
-      await dialog().getByLabel('Vendor').click();
-      await page.getByRole('option', { name: 'custom' }).click();
+      await chooseOption(page, dialog().getByLabel('Vendor'), 'custom');
       const ip = dialog().getByRole('textbox', { name: /^IP\W*$/ });
       for (const bad of ['256.1.1.1', '1.2.3.4/33', '1.2.3']) {
         await ip.fill(bad);
