@@ -239,6 +239,8 @@ export class ListPager {
     const { pageSize, offset } = this.request;
     let query = this.withSortKey(this.ordered(this.rowsQuery()));
     if (offset > DEFERRED_OFFSET && !this.field?.includes('.')) {
+      const near = await this.nearDeepPage();
+      if (near) return near;
       const ids = await this.deepIds();
       if (!ids.length) return { rows: [] };
       query = query.where('t.id', 'in', ids);
@@ -275,6 +277,30 @@ export class ListPager {
     return this.ordered(query.select(this.sortValue(ref, kind).as('v')));
   }
 
+  /** Where a deep page by number keeps the places it read, and what was written since; none for relation filters. */
+  private places() {
+    const kept = this.request.active.some((f) => f.ref.startsWith('r_')) ? undefined : anchorsOf(this.engine, this.model.entity);
+    return { kept, key: `${orderName(this.request.order)}\n${this.request.filterKey}`, writes: kept?.writes };
+  }
+
+  /**
+   * A deep page by number with a kept place at most DEFERRED_OFFSET rows before it (the same page again, or the next
+   * one): its rows in one keyset query from there, as a cursor's page is read, instead of its ids first and then
+   * their rows. Undefined when no place is that near.
+   */
+  private async nearDeepPage(): Promise<Page | undefined> {
+    const { pageSize, offset } = this.request;
+    const { kept, key, writes } = this.places();
+    const anchor = kept && anchorBefore(kept, key, offset - 1);
+    if (!kept || !anchor || offset - 1 - anchor.pos > DEFERRED_OFFSET) return undefined;
+    const rows = await this.after<Row>(anchor, offset - 1 - anchor.pos, pageSize, () => this.withSortKey(this.ordered(this.rowsQuery())));
+    if (rows.length && writes === kept.writes) {
+      const last = rows[rows.length - 1];
+      keepAnchors(kept, key, [{ pos: offset + rows.length - 1, value: this.ownValue(last), id: Number(last.id) }]);
+    }
+    return this.finish(rows, this.ownValue);
+  }
+
   /**
    * The ids of a deep page by number. From the nearest place this list already read before the page (a keyset query
    * that skips only the rows in between), or else by skipping ids from the start; the places read are kept until a
@@ -283,15 +309,13 @@ export class ListPager {
    */
   private async deepIds(): Promise<number[]> {
     const { pageSize, offset } = this.request;
-    const kept = this.request.active.some((f) => f.ref.startsWith('r_')) ? undefined : anchorsOf(this.engine, this.model.entity);
-    const key = `${orderName(this.request.order)}\n${this.request.filterKey}`;
-    const writes = kept?.writes;
+    const { kept, key, writes } = this.places();
     const anchor = kept && anchorBefore(kept, key, offset - 1);
     type Found = { id: number; v: Key };
     let found: Found[];
     let first: number;
     if (anchor) {
-      found = await this.idsAfter(anchor, offset - 1 - anchor.pos, pageSize);
+      found = await this.after<Found>(anchor, offset - 1 - anchor.pos, pageSize, () => this.idsQuery());
       first = offset;
     } else {
       // One row more, the one before the page: the place a later call for this page starts from.
@@ -305,13 +329,14 @@ export class ListPager {
     return (anchor ? found : found.slice(1)).map((r) => Number(r.id));
   }
 
-  /** `limit` ids (with their sort values) after `skip` more rows past (value, id), in list order. */
-  private async idsAfter(cursor: Cursor, skip: number, limit: number): Promise<{ id: number; v: Key }[]> {
-    const out: { id: number; v: Key }[] = [];
+  /** `limit` rows of `query` (ids with their sort values, or whole rows) after `skip` more rows past (value, id), in list order. */
+  private async after<R>(cursor: Cursor, skip: number, limit: number, query: () => Query): Promise<R[]> {
+    const out: R[] = [];
     for (const segment of this.segmentsAfter(cursor)) {
       const need = limit - out.length;
       if (need <= 0) break;
-      const found = await readRows<{ id: number; v: Key }>(this.engine, segment(this.idsQuery()).limit(need).offset(skip));
+      const page = segment(query()).limit(need);
+      const found = await readRows<R>(this.engine, skip ? page.offset(skip) : page);
       if (!found.length && skip) {
         // The range holds no more rows than skip: count them to skip the whole range.
         skip -= await this.countUpTo(segment, skip);
@@ -325,13 +350,7 @@ export class ListPager {
 
   /** The rows after the cursor's (value, id): the non-null values and the nulls are two index ranges, read in order. */
   private async keyset(cursor: Cursor): Promise<Page> {
-    const rows: Row[] = [];
-    for (const segment of this.segmentsAfter(cursor)) {
-      const need = this.request.pageSize - rows.length;
-      if (need <= 0) break;
-      rows.push(...(await readRows<Row>(this.engine, this.withSortKey(this.ordered(segment(this.rowsQuery()))).limit(need))));
-    }
-    return this.finish(rows, this.ownValue);
+    return this.finish(await this.after<Row>(cursor, 0, this.request.pageSize, () => this.withSortKey(this.ordered(this.rowsQuery()))), this.ownValue);
   }
 
   /**
