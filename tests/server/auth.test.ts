@@ -1,5 +1,7 @@
 // Logging in and out, what authenticates a call, what revokes a token, and the attempt limits.
 import { expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { SESSION_RECHECK_MS } from '../../server/plugins/auth.ts';
 import { forEachDialect, ADMIN } from './harness.ts';
 
 forEachDialect('auth', (h) => {
@@ -39,6 +41,8 @@ forEachDialect('auth', (h) => {
   it('revokes the tokens of a user whose password changes', async () => {
     await h.admin('GET', '/v1/admin/user/add', { query: { email: 'pw@test.io', password: 'first-pass-1', role: 'developer' } });
     const token = (await h.login('pw@test.io', 'first-pass-1')).body.data.token;
+    // A call just before: the session is then one this process has read and keeps for a moment.
+    expect((await h.call('GET', '/v1/admin/platform/get', { token })).status).toBe(200);
     await h.admin('GET', '/v1/admin/user/update', { query: { email: 'pw@test.io', password: 'second-pass-2' } });
     expect((await h.call('GET', '/v1/admin/platform/get', { token })).status).toBe(401);
   });
@@ -46,7 +50,16 @@ forEachDialect('auth', (h) => {
   it('revokes the tokens of a deleted user', async () => {
     const created = await h.admin('GET', '/v1/admin/user/add', { query: { email: 'del@test.io', password: 'first-pass-1', role: 'developer' } });
     const token = (await h.login('del@test.io', 'first-pass-1')).body.data.token;
+    expect((await h.call('GET', '/v1/admin/platform/get', { token })).status).toBe(200);
     await h.admin('GET', '/v1/admin/user/destroy', { query: { id: created.body.data.id } });
+    expect((await h.call('GET', '/v1/admin/platform/get', { token })).status).toBe(401);
+  });
+
+  it('refuses a session ended behind the server, its row deleted from the table, within SESSION_RECHECK_MS', async () => {
+    const token = (await h.login(ADMIN.email, ADMIN.password)).body.data.token;
+    expect((await h.call('GET', '/v1/admin/platform/get', { token })).status).toBe(200);
+    await h.app.engine.db.deleteFrom('auth_tokens').where('tokenHash', '=', createHash('sha256').update(token).digest('hex')).execute();
+    await new Promise((resolve) => setTimeout(resolve, SESSION_RECHECK_MS + 50));
     expect((await h.call('GET', '/v1/admin/platform/get', { token })).status).toBe(401);
   });
 
