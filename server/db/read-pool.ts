@@ -50,11 +50,17 @@ export const DEFAULT_READS_AT_ONCE = DEFAULT_READ_WORKERS;
 /** Linux nice of the read workers: the event loop's thread wins the CPU when both want it. */
 export const WORKER_NICE = 10;
 
+const duration = (ms: number) => (ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`);
+
 export const tooSlow = (timeoutMs: number) =>
-  new UnavailableError(
-    `The list query took longer than ${timeoutMs >= 1000 ? `${timeoutMs / 1000} s` : `${timeoutMs} ms`} and was stopped; narrow the filters or try again`,
-    5,
-  );
+  new UnavailableError(`The list query took longer than ${duration(timeoutMs)} and was stopped; narrow the filters or try again`, 5);
+
+/**
+ * PostgreSQL's answer to a read past its time limit: from here a slow query and a database that went silent look the
+ * same (no answer yet), and the session behind the call no longer needs a query of its own that would have told.
+ */
+export const noAnswer = (timeoutMs: number) =>
+  new UnavailableError(`The database did not answer in time: the list query was stopped after ${duration(timeoutMs)}; narrow the filters or try again`, 5);
 
 const shuttingDown = () => new UnavailableError('The server is shutting down', 5);
 
@@ -101,7 +107,11 @@ abstract class Gate implements Reads {
   closed = false;
   private readonly queue: Job[] = [];
   private ids = 0;
-  constructor(readonly timeoutMs: number) {}
+  constructor(
+    readonly timeoutMs: number,
+    /** What a read past its time limit answers. */
+    protected readonly late: (timeoutMs: number) => UnavailableError = tooSlow,
+  ) {}
   /** Starts the job on a free slot; false when every slot is busy. */
   protected abstract start(job: Job): boolean;
   protected abstract stop(): Promise<void>;
@@ -112,7 +122,7 @@ abstract class Gate implements Reads {
       if (this.start(job)) return;
       job.waiting = setTimeout(() => {
         this.queue.splice(this.queue.indexOf(job), 1);
-        reject(tooSlow(this.timeoutMs));
+        reject(this.late(this.timeoutMs));
       }, this.timeoutMs);
       this.queue.push(job);
     });
@@ -226,7 +236,7 @@ class PoolGate extends Gate {
     private readonly size: number,
     timeoutMs: number,
   ) {
-    super(timeoutMs);
+    super(timeoutMs, noAnswer);
   }
   protected start(job: Job): boolean {
     if (this.running >= this.size) return false;
@@ -234,7 +244,7 @@ class PoolGate extends Gate {
     let settled = false;
     const late = setTimeout(() => {
       settled = true;
-      job.reject(tooSlow(this.timeoutMs));
+      job.reject(this.late(this.timeoutMs));
     }, Math.max(0, job.deadline - Date.now()));
     this.db.executeQuery(job.query).then(
       (result) => {
