@@ -121,7 +121,11 @@ export async function seed(app: FastifyInstance, appInfos = APP_INFOS): Promise<
   await insert('experiments', [{ whitelabelId: 2, platformIds: '[2]', modelNames: '[]', recordsCount: MEMBERS, isActive: caps.toDbBoolean(true), isCollecting: caps.toDbBoolean(false), isRandomSaveEnable: caps.toDbBoolean(false), probability: 1, versionsDeploymentSettings: settings, createdAt: now }]);
   await insert('experiment_users', Array.from({ length: MEMBERS }, (_, i) => ({ abtestingId: 1, appInstallId: `member-${i}`, groupNumber: (i % 2) + 1, whitelabel: 'nordtv', platform: 'webos' })));
   await insert('app_infos', Array.from({ length: appInfos }, (_, i) => ({ appInstallId: `install-${i}`, email: `user${i}@example.com`, login: `user${i}`, version: '1.20.34', whitelabel: 'aurora', platform: 'tizen', active: 'yes' })));
-  // One query per rule, as a mix of starting TVs.
+  return lookupPaths();
+}
+
+/** The device lookups of the rows seed() wrote: one query per rule, as a mix of starting TVs. */
+export function lookupPaths(): string[] {
   const q = (params: Record<string, string>) => `/v1/combination/get?${new URLSearchParams(params)}`;
   const platform = (name: string) => JSON.stringify({ name });
   return [

@@ -4,7 +4,7 @@
 // they go; the panel is built once for the client figures and the IP import.
 //   npm run bench -- --rows 1000000   (or `npm run bench -- scale ...`)
 //     [--rows 20000] [--dialect sqlite|postgres] [--runs 3] [--ip-lines 1000000] [--mib 51]
-//     [--no-lists] [--no-client] [--no-ip-import] [--no-json-body]   (and the lists' --seconds, --rounds, --round-seconds)
+//     [--no-lists] [--no-client] [--no-ip-import] [--no-json-body]   (and the lists' --seconds, --rounds, --round-seconds, --keep DIR)
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
