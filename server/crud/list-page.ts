@@ -17,7 +17,7 @@ import type { ListDecl } from '../../kernel/manifest/types.ts';
 import type { Engine } from './context.ts';
 import type { EntityModel } from './model.ts';
 import { columnRef, selectRows } from './rows.ts';
-import { keptPerEntity, readRows, type KeptPerEntity } from './list-query.ts';
+import { keptCapped, keptPerEntity, readRows, type KeptPerEntity } from './list-query.ts';
 import { applyFilters, type FilterParam } from './kinds/filters.ts';
 import { ftsLike, ftsTable } from '../db/text-search.ts';
 
@@ -105,6 +105,12 @@ export function ftsMatching(engine: Engine, model: EntityModel, active: FilterPa
     .select('rowid')
     .where(sql<SqlBool>`${sql.join(likes as Expression<unknown>[], sql` and `)}`);
 }
+
+/** How many of the newest rows a contains filter with many matches tests before it reads the FTS5 index. */
+const PROBED_ROWS = 2000;
+/** Filter values whose newest rows held less than a page: the FTS5 index serves them until a write. */
+const probeMissesOf = keptPerEntity<true>();
+const PROBE_MISSES_PER_ENTITY = 200;
 
 type Targets = { id: number; v: Key | Date }[];
 /** The related rows of a relation sort are read again after a write to their entity, or after this long. */
@@ -361,11 +367,46 @@ export class ListPager {
     const { pageSize, offset } = this.request;
     const matching = ftsMatching(this.engine, this.model, this.request.active, this.request.input);
     if (!matching) return undefined;
+    if (!offset || cursor) {
+      const probed = await this.newestProbe(cursor);
+      if (probed) return probed;
+    }
     let ids = matching.orderBy('rowid', this.direction).limit(pageSize);
     if (cursor) ids = ids.where('rowid', this.cmp, cursor.id);
     else if (offset) ids = ids.offset(offset);
     const rows = await readRows<Row>(this.engine, this.ordered(this.rowsQuery([])).where('t.id', 'in', ids));
     return this.finish(rows, this.ownValue);
+  }
+
+  /**
+   * A first page (or a cursor's next page) ordered by id whose contains filters match many rows: the newest
+   * PROBED_ROWS rows from the cursor on, tested with the filters' LIKE itself (the rows FTS5 answers, as SQLite checks
+   * its LIKE on them too), hold a full page whenever one row in a hundred matches, and reading them costs a tenth of
+   * reading the FTS5 index backwards (0.09 against 0.4-1 ms at a million rows). Tried only when the kept count says
+   * more rows match than the count limit, and not again for these filter values until a write once it came up short.
+   */
+  private async newestProbe(cursor: Cursor | undefined): Promise<Page | undefined> {
+    const { pageSize, filterKey } = this.request;
+    const entity = this.model.entity;
+    const missed = probeMissesOf(this.engine, entity);
+    if (keptCapped(this.engine, entity, filterKey) !== true || missed.kept.has(filterKey)) return undefined;
+    const writes = missed.writes;
+    const likes = this.request.active.map((f) => ftsLike(this.model, f.decl.field, String(this.request.input[f.param])) as Expression<unknown>);
+    let newest = this.engine.db.selectFrom(`${this.model.table} as t`).selectAll().orderBy('t.id', this.direction).limit(PROBED_ROWS);
+    if (cursor) newest = newest.where('t.id', this.cmp, cursor.id);
+    const ids = this.engine.db
+      .selectFrom(newest.as('n'))
+      .select('n.id')
+      .where(sql<SqlBool>`${sql.join(likes, sql` and `)}`)
+      .orderBy('n.id', this.direction)
+      .limit(pageSize);
+    const rows = await readRows<Row>(this.engine, this.ordered(this.rowsQuery([])).where('t.id', 'in', ids));
+    if (rows.length === pageSize) return this.finish(rows, this.ownValue);
+    if (writes === missed.writes) {
+      if (missed.kept.size >= PROBE_MISSES_PER_ENTITY) missed.kept.clear();
+      missed.kept.set(filterKey, true);
+    }
+    return undefined;
   }
 
   /** The matching rows (filters, count) of the list without its relation joins, for counting a group. */

@@ -72,6 +72,12 @@ export function keptPerEntity<V>(): (engine: Engine, entity: string) => KeptPerE
 
 const cacheOf = keptPerEntity<Cached>();
 
+/** Whether more rows match a list's filter values than the count limit, as far as a kept count tells (else undefined). */
+export function keptCapped(engine: Engine, entity: string, key: string): boolean | undefined {
+  const cached = cacheOf(engine, entity).kept.get(key);
+  return cached && Date.now() - cached.at < CAPPED_COUNT_TTL_MS ? cached.capped : undefined;
+}
+
 /** Rows of a list's SELECT: off the event loop on SQLite (server/db/read-pool.ts), with its time limit. */
 export async function readRows<R = Record<string, unknown>>(engine: Engine, query: Compilable): Promise<R[]> {
   if (engine.reads) return engine.reads.rows<R>(query.compile());
