@@ -134,7 +134,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
   const controller = useListController(manifest);
   const { file, role, query, create, update, destroy, hasForm, data, rows, error, refused, isLoading, isValidating } = controller;
   const { reload, draft, setDraft, applyFilters, expanded, toggleDetails, modal, context, heading, openForm: openModal } = controller;
-  const { email: userKey, setSort } = controller;
+  const { email: userKey } = controller;
   const list = manifest.list;
 
   const [, setFormLoaded] = useState(false);
@@ -219,9 +219,11 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
   const onSize = useCallback((size: number) => paging.current.setPageSize(size), []);
   const sortable = useMemo(() => list?.sortable ?? [], [list]);
   // A header click sorts like the "Sort by" select: the same URL state.
+  // The setter goes through `paging` too: the controller's changes with each page, and a new sort would redraw the grid.
+  const { sortBy, sortOrder } = query;
   const gridSort = useMemo(
-    () => ({ by: query.sortBy, order: query.sortOrder, sortable, onChange: (next: ListSort) => setSort(next.by, next.order) }),
-    [query, sortable, setSort],
+    () => ({ by: sortBy, order: sortOrder, sortable, onChange: (next: ListSort) => paging.current.setSort(next.by, next.order) }),
+    [sortBy, sortOrder, sortable],
   );
   const Form = formOverride ?? loadedFormModal;
 
