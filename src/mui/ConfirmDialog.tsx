@@ -14,11 +14,14 @@ export function useConfirm() {
   const [text, setText] = useState<string | null>(null);
   const [detail, setDetail] = useState<string | undefined>();
   const [alertOnly, setAlertOnly] = useState(false);
+  // The dialog mounts at its first question, not with the button: a list draws one such button per row.
+  const [asked, setAsked] = useState(false);
   const resolver = useRef<(ok: boolean) => void>(() => undefined);
   const ask = useCallback(
     (message: string, onlyOk: boolean, more?: string) =>
       new Promise<boolean>((resolve) => {
         resolver.current = resolve;
+        setAsked(true);
         setAlertOnly(onlyOk);
         setDetail(more);
         setText(message);
@@ -31,7 +34,7 @@ export function useConfirm() {
     setText(null);
     resolver.current(ok);
   };
-  const dialog = (
+  const dialog = asked && (
     <Dialog open={text !== null} onClose={() => close(false)} maxWidth="xs" fullWidth>
       <DialogContent>
         <DialogContentText sx={{ color: 'text.primary', fontSize: 17 }}>{text}</DialogContentText>

@@ -44,10 +44,14 @@ export const ROW_HEIGHT = 52;
 const DETAIL_LINE = 28;
 const DETAIL_PADDING = 24;
 const DETAIL_COLUMNS = 2;
+const DETAIL_BORDER = 1;
 
-/** The pixel height of a manifest's details block while every value fits on one line. */
+/**
+ * The pixel height of a manifest's details block while every value fits on one line, as drawn (its bottom border
+ * included): when the estimate is right, opening a row lays the grid out once.
+ */
 export function detailsHeight(manifest: Manifest): number {
-  return Math.ceil(detailFields(manifest).length / DETAIL_COLUMNS) * DETAIL_LINE + DETAIL_PADDING;
+  return Math.ceil(detailFields(manifest).length / DETAIL_COLUMNS) * DETAIL_LINE + DETAIL_PADDING + DETAIL_BORDER;
 }
 
 const measurers = new Map<string, TextWidth>();
@@ -152,8 +156,9 @@ function DetailsBlock({ manifest, row, rowId, measured }: { manifest: Manifest; 
   useLayoutEffect(() => {
     const el = box.current;
     if (!el) return;
-    measured(rowId, el.offsetHeight);
-    if (typeof ResizeObserver === 'undefined') return;
+    if (typeof ResizeObserver === 'undefined') return measured(rowId, el.offsetHeight);
+    // The observer's first report comes after the browser's own layout and before the paint: reading the height
+    // here instead would lay the whole grid out once more inside the toggle's commit.
     const observer = new ResizeObserver(() => measured(rowId, el.offsetHeight));
     observer.observe(el);
     return () => observer.disconnect();

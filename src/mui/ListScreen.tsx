@@ -32,6 +32,7 @@ import type { FormOverrideProps } from '../registry/override-types';
 import { formOverrides, rowActionOverrides, toolbarOverrides } from '../registry/screens';
 import { DataTable, useRowExpanded } from './DataTable';
 import { ErrorBoundary } from './ErrorBoundary';
+import { LazyTooltip } from './LazyTooltip';
 import { FilterBar } from './FilterBar';
 import { ExportButton } from './ExportButton';
 import { gridPreferencesKey } from './grid/grid-preferences';
@@ -70,11 +71,11 @@ const ROW_ACTIONS_STYLE = { display: 'flex', alignItems: 'center', gap: 2, heigh
 function DetailsToggle({ id, onToggle }: { id: GridRowId; onToggle: (id: GridRowId) => void }) {
   const open = useRowExpanded(id);
   return (
-    <Tooltip title={open ? t('Hide details') : t('Details')}>
+    <LazyTooltip title={open ? t('Hide details') : t('Details')}>
       <IconButton size="small" aria-label={t('Details')} aria-expanded={open} onClick={() => onToggle(id)}>
         {open ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" />}
       </IconButton>
-    </Tooltip>
+    </LazyTooltip>
   );
 }
 
@@ -134,7 +135,7 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
   const controller = useListController(manifest);
   const { file, role, query, create, update, destroy, hasForm, data, rows, error, refused, isLoading, isValidating } = controller;
   const { reload, draft, setDraft, applyFilters, expanded, toggleDetails, modal, context, heading, openForm: openModal } = controller;
-  const { email: userKey, setSort } = controller;
+  const { email: userKey } = controller;
   const list = manifest.list;
 
   const [, setFormLoaded] = useState(false);
@@ -168,27 +169,27 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
         <div style={ROW_ACTIONS_STYLE}>
           {showDetails && <DetailsToggle id={id} onToggle={toggleDetails} />}
           {canEdit && (
-            <Tooltip title={t('Edit')}>
+            <LazyTooltip title={t('Edit')}>
               <IconButton size="small" aria-label={t('Edit')} color="primary" onClick={() => openForm(row)}>
                 <EditOutlined fontSize="small" />
               </IconButton>
-            </Tooltip>
+            </LazyTooltip>
           )}
           {destroy && <ActionButton name={destroy[0]} action={destroy[1]} row={row} icon={<DeleteOutline fontSize="small" />} />}
           {rowCalls.map(([name, action]) => callButton(name, action, row))}
           {download && (
-            <Tooltip title={download.label ?? t('Download')}>
+            <LazyTooltip title={download.label ?? t('Download')}>
               <IconButton size="small" aria-label={download.label ?? t('Download')} onClick={() => downloadJson(row, download.field, download.filename)}>
                 <Download fontSize="small" />
               </IconButton>
-            </Tooltip>
+            </LazyTooltip>
           )}
           {rowLinks.map((link) => (
-            <Tooltip key={link.to} title={link.label}>
+            <LazyTooltip key={link.to} title={link.label}>
               <IconButton size="small" aria-label={link.label} component={RouterLink} to={fillTemplate(link.to, row)}>
                 <OpenInNew fontSize="small" />
               </IconButton>
-            </Tooltip>
+            </LazyTooltip>
           ))}
           {rowOverrides.map((Piece, i) => (
             <Piece key={i} manifest={manifest} role={role} reload={reload} row={row} />
@@ -219,9 +220,11 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
   const onSize = useCallback((size: number) => paging.current.setPageSize(size), []);
   const sortable = useMemo(() => list?.sortable ?? [], [list]);
   // A header click sorts like the "Sort by" select: the same URL state.
+  // The setter goes through `paging` too: the controller's changes with each page, and a new sort would redraw the grid.
+  const { sortBy, sortOrder } = query;
   const gridSort = useMemo(
-    () => ({ by: query.sortBy, order: query.sortOrder, sortable, onChange: (next: ListSort) => setSort(next.by, next.order) }),
-    [query, sortable, setSort],
+    () => ({ by: sortBy, order: sortOrder, sortable, onChange: (next: ListSort) => paging.current.setSort(next.by, next.order) }),
+    [sortBy, sortOrder, sortable],
   );
   const Form = formOverride ?? loadedFormModal;
 

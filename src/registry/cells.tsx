@@ -1,5 +1,4 @@
 import Chip from '@mui/material/Chip';
-import Tooltip from '@mui/material/Tooltip';
 import type { ComponentType } from 'react';
 import { formatValue } from '../core/list/format-value';
 import type { FieldSchema } from '../../kernel/manifest/types';
@@ -8,6 +7,7 @@ import { installed as overrides } from './installed';
 import type { CellProps } from './override-types';
 import { createRegistry } from './registry';
 import { JsonCell } from '../mui/cells/JsonCell';
+import { LazyTooltip } from '../mui/LazyTooltip';
 import { CopyCell, ImageCell, LinkCell } from '../mui/cells/LinkCells';
 import { ToggleCell } from '../mui/cells/ToggleCell';
 import { LookupCell } from '../mui/cells/LookupCell';
@@ -21,11 +21,11 @@ export function TextCell({ value, row, column, schema }: CellProps) {
   const { text, truncated } = truncateText(full, column.truncate);
   if (!truncated) return <OverflowText text={full} />;
   return (
-    <Tooltip title={<span style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>{full}</span>} placement="bottom-start">
+    <LazyTooltip title={<span style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>{full}</span>} placement="bottom-start">
       <span data-truncated="true" aria-label={full}>
         {text}
       </span>
-    </Tooltip>
+    </LazyTooltip>
   );
 }
 

@@ -112,6 +112,30 @@ describe('the generic list screen with more than 500 rows', () => {
     expect((await next.boundingBox())!.y).toBe(before);
   });
 
+  it("names a row's buttons in a tooltip on hover and on keyboard focus, and asks before a delete", async () => {
+    await page.goto(`${server.url}/platforms?sort=id`);
+    const row = page.locator('.MuiDataGrid-row', { hasText: 'platform-006' });
+    await row.waitFor();
+    await row.getByRole('button', { name: 'Edit' }).hover();
+    await page.getByRole('tooltip', { name: 'Edit' }).waitFor();
+    await page.mouse.move(700, 60);
+    await page.getByRole('tooltip').waitFor({ state: 'detached' });
+    const toggle = row.getByRole('button', { name: 'Details' });
+    await toggle.focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    await page.getByRole('tooltip', { name: 'Details' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('tooltip').waitFor({ state: 'detached' });
+    expect(await toggle.evaluate((el) => el === document.activeElement)).toBe(true);
+    await row.getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Delete this item?').waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await row.count()).toBe(1);
+  });
+
   it('acts on the rows of the new page after Next: Details and Edit of a row of page 2 show that row', async () => {
     await page.goto(`${server.url}/platforms?sort=id&size=50`);
     await page.locator('.MuiDataGrid-row', { hasText: 'platform-001' }).waitFor();

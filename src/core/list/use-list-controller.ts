@@ -18,6 +18,7 @@ import { callParamsOf, fillTemplate, type ListContextValue } from './list-contex
 import { hasFilter, parseListQuery, toApiParams, toSearchParams, type ListQuery } from './list-query';
 import { answeredFor, fetchListPage, takeEarlyPage } from './early-page';
 import { ExpandedRows, type RowId } from './expanded-rows';
+import { useStableCallback } from './stable-callback';
 
 export type Row = Record<string, unknown>;
 
@@ -134,11 +135,12 @@ export function useListController(manifest: Manifest): ListController {
   // After a write every cached page of this list is stale, not only the one on screen (a later Clear would show it).
   const { mutate: mutateAll } = useSWRConfig();
   const listPath = listAction?.[1].path;
-  const reload = useCallback(() => {
+  const reloadView = useCallback(() => {
     void mutateAll((key) => Array.isArray(key) && key[0] === listPath && key[1] !== paramsKey, undefined, { revalidate: false });
     void mutate();
     void mutateTotal();
   }, [mutate, mutateAll, mutateTotal, listPath, paramsKey]);
+  const reload = useStableCallback(reloadView);
   useLiveRefresh(manifest.screen?.liveRefresh, reload);
   // A screen that follows its own live item (pipelines) already reloads on every change of its entity the socket
   // hears; the changes it missed while it was not listening come only as entity changes.
@@ -169,10 +171,7 @@ export function useListController(manifest: Manifest): ListController {
     },
     [appliedKey, keyOf, setQuery, query],
   );
-  const applyFilters = useCallback(
-    (filters: Record<string, string>) => (keyOf(filters) === appliedKey ? reload() : writeFilters(filters)),
-    [appliedKey, keyOf, reload, writeFilters],
-  );
+  const applyFilters = useStableCallback((filters: Record<string, string>) => (keyOf(filters) === appliedKey ? reload() : writeFilters(filters)));
   const clearFilters = useCallback(() => writeFilters({}), [writeFilters]);
   const setPage = useCallback(
     (page: number) => {
@@ -195,9 +194,11 @@ export function useListController(manifest: Manifest): ListController {
   const openForm = useCallback((record: Row | null) => setModal((prev) => ({ record, opened: (prev?.opened ?? 0) + 1 })), []);
   const closeModal = useCallback(() => setModal(null), []);
 
+  // The applied filters as one object while they stay the same (a new page parses the URL into new objects).
+  const appliedFilters = useMemo(() => JSON.parse(appliedKey) as Record<string, string>, [appliedKey]);
   const context = useMemo<ListContextValue>(
-    () => ({ manifest, file, role, callParams, appliedFilters: query.filters, draftFilters: draft, applyFilters, reload }),
-    [manifest, file, role, callParams, query.filters, draft, applyFilters, reload],
+    () => ({ manifest, file, role, callParams, appliedFilters, draftFilters: draft, applyFilters, reload }),
+    [manifest, file, role, callParams, appliedFilters, draft, applyFilters, reload],
   );
   const shownTotal = filtered ? total : data;
   const heading =

@@ -7,7 +7,6 @@ import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
 import PlayArrow from '@mui/icons-material/PlayArrowOutlined';
 import { useState, type ReactNode } from 'react';
 import { actionOfKind } from '../../core/access/access';
@@ -20,6 +19,7 @@ import { countNoun, fieldLabel } from '../../../kernel/manifest/fields';
 import type { ActionDecl, FieldSchema } from '../../../kernel/manifest/types';
 import { LookupSelect } from '../LookupSelect';
 import { useConfirm } from '../ConfirmDialog';
+import { LazyTooltip } from '../LazyTooltip';
 import { ModalActions } from '../ModalActions';
 import { formatNumber, t } from '../../core/i18n/i18n';
 
@@ -145,13 +145,13 @@ export function ActionButton({ name, action, row, icon }: { name: string; action
   return (
     <>
       {row ? (
-        <Tooltip title={refused ?? label}>
+        <LazyTooltip title={refused ?? label}>
           <span>
             <IconButton size="small" aria-label={label} color={danger ? 'error' : 'primary'} disabled={pending || Boolean(refused)} onClick={onClick}>
               {icon ?? <PlayArrow fontSize="small" />}
             </IconButton>
           </span>
-        </Tooltip>
+        </LazyTooltip>
       ) : (
         <Button
           variant="outlined"

@@ -6,10 +6,10 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
-import Tooltip from '@mui/material/Tooltip';
 import { useState } from 'react';
 import { truncateText } from '../../core/list/presentation';
 import type { CellProps } from '../../registry/override-types';
+import { LazyTooltip } from '../LazyTooltip';
 import { JsonTree } from './JsonTree';
 import { t } from '../../core/i18n/i18n';
 
@@ -21,12 +21,12 @@ export function JsonCell({ value, column }: CellProps) {
   const title = column.label ?? column.field;
   return (
     <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', minWidth: 0, height: '100%' }}>
-      <Tooltip title={t('Show {title} as a tree', { title })}>
+      <LazyTooltip title={t('Show {title} as a tree', { title })}>
         <IconButton size="small" aria-label={t('Show {title}', { title })} onClick={() => setOpen(true)}>
           <AccountTree fontSize="small" />
         </IconButton>
-      </Tooltip>
-      <Tooltip
+      </LazyTooltip>
+      <LazyTooltip
         placement="bottom-start"
         slotProps={{ tooltip: { sx: { maxWidth: 560 } } }}
         title={<pre style={{ margin: 0, whiteSpace: 'pre-wrap', wordBreak: 'break-all', maxHeight: 360, overflow: 'auto', fontSize: 12 }}>{JSON.stringify(value, null, 2)}</pre>}
@@ -34,7 +34,7 @@ export function JsonCell({ value, column }: CellProps) {
         <span data-truncated={truncated || undefined} style={{ fontFamily: 'ui-monospace, monospace', fontSize: 12, overflow: 'hidden', textOverflow: 'ellipsis' }}>
           {text}
         </span>
-      </Tooltip>
+      </LazyTooltip>
       <Dialog open={open} onClose={() => setOpen(false)} fullWidth maxWidth="md">
         <DialogTitle>{title}</DialogTitle>
         <DialogContent dividers>

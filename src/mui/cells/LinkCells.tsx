@@ -3,10 +3,10 @@ import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import Tooltip from '@mui/material/Tooltip';
 import { notify } from '../../core/app/notices';
 import { truncateText } from '../../core/list/presentation';
 import type { CellProps } from '../../registry/override-types';
+import { LazyTooltip } from '../LazyTooltip';
 import { OverflowText } from './OverflowText';
 import { t } from '../../core/i18n/i18n';
 
@@ -50,7 +50,7 @@ export function CopyCell({ value, column }: CellProps) {
   return (
     <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', minWidth: 0, height: '100%' }}>
       <OverflowText text={text} />
-      <Tooltip title={t('Copy {label}', { label })}>
+      <LazyTooltip title={t('Copy {label}', { label })}>
         <IconButton
           size="small"
           aria-label={t('Copy {label}', { label })}
@@ -63,7 +63,7 @@ export function CopyCell({ value, column }: CellProps) {
         >
           <ContentCopy fontSize="inherit" />
         </IconButton>
-      </Tooltip>
+      </LazyTooltip>
     </Stack>
   );
 }

@@ -1,5 +1,4 @@
 import Switch from '@mui/material/Switch';
-import Tooltip from '@mui/material/Tooltip';
 import { canCall } from '../../core/access/can-call';
 import { usePanel } from '../../core/app/panel';
 import { useWrite } from '../../core/app/write-status';
@@ -7,6 +6,7 @@ import { useListContext } from '../../core/list/list-context';
 import { actionLabel, keyParams, refusal, versionOf } from '../../core/list/record-actions';
 import type { CellProps } from '../../registry/override-types';
 import { t } from '../../core/i18n/i18n';
+import { LazyTooltip } from '../LazyTooltip';
 
 /**
  * `cell: "toggle"`: the switch of the manifest's toggle action on this column's field. Disabled when the role
@@ -35,9 +35,9 @@ export function ToggleCell({ value, row, column }: CellProps) {
     />
   );
   return refused ? (
-    <Tooltip title={refused}>
+    <LazyTooltip title={refused}>
       <span>{control}</span>
-    </Tooltip>
+    </LazyTooltip>
   ) : (
     control
   );
