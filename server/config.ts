@@ -35,6 +35,8 @@ export interface Config {
   sqliteReadWorkers?: number;
   /** PostgreSQL: list reads one process runs at once, the rest wait (LIST_READS_AT_ONCE; default see server/db/read-pool.ts). */
   listReadsAtOnce?: number;
+  /** How long a list read waits before it starts while the event loop is busy (LIST_YIELD_MS; 0 = never; default see server/db/read-pool.ts). */
+  listYieldMs?: number;
   /** GitLab for the Pipelines screen (server/gitlab/); any of the four settings missing = not configured. */
   gitlab: GitlabConfig;
   /** /openapi.json and /docs on the panel hosts (API_DOCS=on, the default), or not at all (off). */
@@ -116,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     listCountLimit: wholeNumber(env, 'LIST_COUNT_LIMIT'),
     sqliteReadWorkers: env.SQLITE_READ_WORKERS?.trim() === '0' ? 0 : wholeNumber(env, 'SQLITE_READ_WORKERS'),
     listReadsAtOnce: wholeNumber(env, 'LIST_READS_AT_ONCE'),
+    listYieldMs: env.LIST_YIELD_MS?.trim() === '0' ? 0 : wholeNumber(env, 'LIST_YIELD_MS'),
     gitlab: gitlabConfig(env),
     apiDocs: onOff(env, 'API_DOCS', true),
   };

@@ -6,7 +6,7 @@
 // limit that counts from the moment it was asked for, waiting included: a read still waiting past it, or a worker
 // still busy past it (terminated, which interrupts SQLite mid-statement, and replaced), answers a 503 that says so.
 import { createRequire } from 'node:module';
-import { availableParallelism } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { CompiledQuery, Kysely } from 'kysely';
 import { join } from 'node:path';
@@ -17,6 +17,39 @@ export interface Reads {
   /** Rows of a compiled SELECT. */
   rows<R = Record<string, unknown>>(query: CompiledQuery): Promise<R[]>;
   close(): Promise<void>;
+}
+
+/**
+ * How long a list read waits before it starts while the event loop is busy (LIST_YIELD_MS; 0 = never). Device calls
+ * and /healthz are answered from memory on the event loop; two staff clients looping a list flat out took half of
+ * it on PostgreSQL (each call a round trip, the next sent as soon as the answer came). Waiting a moment when the
+ * loop is busy slows such loops, not the devices, and costs a person looking at a list nothing they could see.
+ */
+export const DEFAULT_LIST_YIELD_MS = 2;
+/** The event loop counts as busy while it was busy more than this share of the last BUSY_WINDOW_MS. */
+const BUSY_SHARE = 0.7;
+const BUSY_WINDOW_MS = 50;
+
+let loopBusy = false;
+let watching = 0;
+let watcher: NodeJS.Timeout | undefined;
+
+/** Samples the event loop's utilisation while at least one pool is open. */
+function watchLoop(): () => void {
+  if (watching++ === 0) {
+    let last = performance.eventLoopUtilization();
+    watcher = setInterval(() => {
+      const now = performance.eventLoopUtilization();
+      loopBusy = performance.eventLoopUtilization(now, last).utilization > BUSY_SHARE;
+      last = now;
+    }, BUSY_WINDOW_MS).unref();
+  }
+  return () => {
+    if (--watching === 0) {
+      clearInterval(watcher);
+      loopBusy = false;
+    }
+  };
 }
 
 export interface ReadPoolOptions {
@@ -31,20 +64,26 @@ export interface ReadPoolOptions {
   timeoutMs: number;
   /** SQLite: the workers' nice value on Linux (the event loop's is the process's, usually 0); default WORKER_NICE. */
   nice?: number;
+  /** How long a read waits before it starts while the event loop is busy; default DEFAULT_LIST_YIELD_MS. */
+  yieldMs?: number;
 }
 
 /**
- * List reads at once, per process: one on a machine of two cores or fewer, two beyond. A list read keeps a core busy
- * while it runs (a SQLite worker, a PostgreSQL backend), and the event loop, which answers every other call
- * (/healthz, the device lookup, logins, writes), needs one too. `npm run bench -- read-workers --heavy relation` at
- * 200,000 rows, two cores shared with other work, two clients looping the slowest list (median ratios to idle,
- * /healthz and lookup): SQLite on the event loop 0.01 / 0.01; two workers at normal priority 0.29 / 0.35; one at
- * normal priority 0.78 / 0.66; one at nice 10 (the default) 0.96 / 0.95. PostgreSQL varied too much on the shared
- * machine to rank (any number at once 1.02 / 0.25, two 0.78 / 0.50, one 0.32 / 0.78). The other list reads wait their
- * turn (their time limit counting), which costs little while a list read takes milliseconds. SQLITE_READ_WORKERS and
- * LIST_READS_AT_ONCE set it; SQLITE_READ_WORKERS=0 reads on the event loop as before.
+ * List reads at once, per process: two. A list read keeps a core busy while it runs (a SQLite worker, a PostgreSQL
+ * backend), and the event loop, which answers every other call (/healthz, the device lookup, logins, writes), needs
+ * one too; the SQLite workers run at nice 10 and every read yields while the event loop is busy (LIST_YIELD_MS), so
+ * the event loop keeps its core. When list reads were slow (a relation sort joined every row; `npm run bench --
+ * read-workers --heavy relation`, 200,000 rows) one worker at nice 10 kept /healthz and the lookup at 0.96 / 0.95
+ * of idle while two at normal priority left 0.29 / 0.35. With every list case on an index (a page in well under a
+ * millisecond at a million rows), one read at a time left the database idle while the event loop worked, and the
+ * other way round. At a million rows on 2 cores, the same run, reads at once 1 against 2 (with the yield):
+ * SQLite page 1 2,213 / 2,911 req/s, contains 1,344 / 1,863, the lookup while two clients loop the heavy list 0.65 /
+ * 0.72 of idle; PostgreSQL page 1 1,617 / 1,737, contains 567 / 1,052, equality 924 / 1,389, the lookup 0.51 / 0.86
+ * (medians of three interleaved rounds; `npm run bench -- lists` measures the same cases). The other list reads wait
+ * their turn (their time limit counting). SQLITE_READ_WORKERS and LIST_READS_AT_ONCE set it; SQLITE_READ_WORKERS=0
+ * reads on the event loop as before.
  */
-export const DEFAULT_READ_WORKERS = availableParallelism() > 2 ? 2 : 1;
+export const DEFAULT_READ_WORKERS = 2;
 /** PostgreSQL: list reads one process runs at once (the rest wait); see DEFAULT_READ_WORKERS. */
 export const DEFAULT_READS_AT_ONCE = DEFAULT_READ_WORKERS;
 /** Linux nice of the read workers: the event loop's thread wins the CPU when both want it. */
@@ -107,16 +146,21 @@ abstract class Gate implements Reads {
   closed = false;
   private readonly queue: Job[] = [];
   private ids = 0;
+  private readonly unwatch: () => void;
   constructor(
     readonly timeoutMs: number,
     /** What a read past its time limit answers. */
     protected readonly late: (timeoutMs: number) => UnavailableError = tooSlow,
-  ) {}
+    private readonly yieldMs = DEFAULT_LIST_YIELD_MS,
+  ) {
+    this.unwatch = yieldMs > 0 ? watchLoop() : () => {};
+  }
   /** Starts the job on a free slot; false when every slot is busy. */
   protected abstract start(job: Job): boolean;
   protected abstract stop(): Promise<void>;
-  rows<R>(query: CompiledQuery): Promise<R[]> {
-    if (this.closed) return Promise.reject(shuttingDown());
+  async rows<R>(query: CompiledQuery): Promise<R[]> {
+    if (this.yieldMs > 0 && loopBusy && !this.closed) await new Promise((resolve) => setTimeout(resolve, this.yieldMs));
+    if (this.closed) throw shuttingDown();
     return new Promise<R[]>((resolve, reject) => {
       const job: Job = { id: ++this.ids, query, deadline: Date.now() + this.timeoutMs, resolve: resolve as (rows: unknown[]) => void, reject };
       if (this.start(job)) return;
@@ -135,6 +179,7 @@ abstract class Gate implements Reads {
     if (!this.start(job)) this.queue.unshift(job);
   }
   async close() {
+    if (!this.closed) this.unwatch();
     this.closed = true;
     for (const job of this.queue.splice(0)) {
       clearTimeout(job.waiting);
@@ -206,8 +251,9 @@ class WorkerPool extends Gate {
     size: number,
     timeoutMs: number,
     readonly nice: number,
+    yieldMs?: number,
   ) {
-    super(timeoutMs);
+    super(timeoutMs, tooSlow, yieldMs);
     this.slots = Array.from({ length: size }, () => new Slot(this));
   }
   protected start(job: Job): boolean {
@@ -235,8 +281,9 @@ class PoolGate extends Gate {
     private readonly db: Kysely<any>,
     private readonly size: number,
     timeoutMs: number,
+    yieldMs?: number,
   ) {
-    super(timeoutMs, noAnswer);
+    super(timeoutMs, noAnswer, yieldMs);
   }
   protected start(job: Job): boolean {
     if (this.running >= this.size) return false;
@@ -268,7 +315,7 @@ class PoolGate extends Gate {
 export function createReads(options: ReadPoolOptions): Reads {
   if (!options.file) {
     const atOnce = options.atOnce ?? DEFAULT_READS_AT_ONCE;
-    return new PoolGate(options.db, Math.max(1, atOnce), options.timeoutMs);
+    return new PoolGate(options.db, Math.max(1, atOnce), options.timeoutMs, options.yieldMs);
   }
   const workers = options.workers ?? DEFAULT_READ_WORKERS;
   if (workers <= 0) {
@@ -277,12 +324,12 @@ export function createReads(options: ReadPoolOptions): Reads {
       close: async () => {},
     };
   }
-  return new WorkerPool(options.file, workers, options.timeoutMs, options.nice ?? WORKER_NICE);
+  return new WorkerPool(options.file, workers, options.timeoutMs, options.nice ?? WORKER_NICE, options.yieldMs);
 }
 
 /** The reads of a server's configuration: SQLite at DATA_DIR/panel.sqlite (see database.ts) or PostgreSQL. */
 export function readsFor(
-  config: { databaseUrl?: string; dataDir: string; sqliteReadWorkers?: number; listReadsAtOnce?: number; dbStatementTimeoutMs?: number },
+  config: { databaseUrl?: string; dataDir: string; sqliteReadWorkers?: number; listReadsAtOnce?: number; listYieldMs?: number; dbStatementTimeoutMs?: number },
   db: Kysely<any>,
 ): Reads {
   return createReads({
@@ -290,6 +337,7 @@ export function readsFor(
     file: isPostgresUrl(config.databaseUrl) ? undefined : join(config.dataDir, 'panel.sqlite'),
     workers: config.sqliteReadWorkers,
     atOnce: config.listReadsAtOnce,
+    yieldMs: config.listYieldMs,
     timeoutMs: config.dbStatementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
   });
 }

@@ -34,4 +34,22 @@ forEachDialect('list reads at once', (h) => {
       await reads.close();
     }
   });
+
+  it('waits its yield before it starts when the event loop was busy, and still answers', async () => {
+    const engine = h.app.engine;
+    const sqlite = engine.caps.name === 'sqlite';
+    const yieldMs = 300;
+    const reads = createReads({ db: engine.db, file: sqlite ? join(engine.dataDir, 'panel.sqlite') : undefined, workers: 1, atOnce: 1, timeoutMs: 5000, yieldMs });
+    try {
+      const quick = CompiledQuery.raw('select 1 as one');
+      // The event loop busy for 200 ms (as under a flood of calls); the read is asked for right after.
+      const until = Date.now() + 200;
+      while (Date.now() < until);
+      const asked = await new Promise<number>((resolve) => setTimeout(() => resolve(Date.now()), 0));
+      expect(await reads.rows(quick)).toEqual([{ one: 1 }]);
+      expect(Date.now() - asked).toBeGreaterThanOrEqual(yieldMs - 5);
+    } finally {
+      await reads.close();
+    }
+  });
 });
