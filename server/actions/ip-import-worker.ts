@@ -217,6 +217,7 @@ export class ImportWorker implements WorkerQueries {
       const waiter = this.waiting.get(reply.id);
       if (!waiter) return;
       this.waiting.delete(reply.id);
+      if (!this.waiting.size) this.worker.unref();
       if (reply.error) waiter.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
       else waiter.resolve(reply);
     });
@@ -224,11 +225,14 @@ export class ImportWorker implements WorkerQueries {
       this.ended = true;
       for (const waiter of this.waiting.values()) waiter.reject(error);
       this.waiting.clear();
+      this.worker.unref();
     };
     this.worker.on('error', fail);
     this.worker.on('exit', (code) => fail(new Error(`the IP import's worker stopped (exit code ${code})`)));
-    // After the listeners: a 'message' listener refs the worker again, and a stopping server must not wait for it.
-    this.worker.unref();
+    // After the listeners: a 'message' listener refs the worker again, and a stopping server must not wait for an idle
+    // worker; while an answer is awaited (ask), the worker is ref'd, or a process serving no socket (`npm run demo`,
+    // which calls the routes in-process) exited mid-import with its await unsettled (exit code 13).
+    if (!this.waiting.size) this.worker.unref();
     this.parsed.catch(() => {});
   }
 
@@ -236,6 +240,7 @@ export class ImportWorker implements WorkerQueries {
     if (this.ended) return Promise.reject(new Error("the IP import's worker has stopped"));
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
+      this.worker.ref();
       if (message) this.worker.postMessage({ id, ...message });
     });
   }

@@ -1,4 +1,8 @@
 // The demo data command's areas, run through the real routes on both dialects: a newcomer's first minute.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { catalogueAreas, type DemoContext } from '../../scripts/demo/catalogue.ts';
 import { demoApi } from '../../scripts/demo/client.ts';
@@ -24,3 +28,24 @@ forEachDialect('demo data', (h) => {
     expect((await h.admin('GET', '/v1/admin/officeIp/get')).body.data.ip).toBe('10.20.30.40');
   });
 });
+
+// The command itself, as a newcomer runs it: it calls the routes in-process, with no socket keeping the process alive,
+// so a worker it waits on must keep it alive (the tester IP import's once did not: exit code 13 after "WL configs").
+it('`npm run demo` fills an empty SQLite database to the end and exits 0', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'demo-command-'));
+  try {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo.ts'], {
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ADMIN_EMAIL: 'demo-admin@test.io', ADMIN_PASSWORD: 'demo-password-1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code, output).toBe(0);
+    expect(output).toContain('demo: app info, experiment users and achieved goals');
+    expect(output).toMatch(/Demo data is in .*\. Log in as demo-admin@test\.io/);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}, 120_000);
