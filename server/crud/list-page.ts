@@ -93,17 +93,23 @@ function decodeCursor(request: PageRequest): Cursor | undefined {
 }
 
 /**
+ * On SQLite, when every active filter is a contains filter of the entity's FTS5 trigram table: their LIKEs as one
+ * condition, which holds on the FTS5 table and on the entity's own table alike (unqualified column names).
+ */
+function ftsCondition(engine: Engine, model: EntityModel, active: FilterParam[], input: Record<string, unknown>): Expression<SqlBool> | undefined {
+  if (engine.caps.name !== 'sqlite' || !active.length) return undefined;
+  const likes = active.map((f) => (f.decl.op === 'contains' && !f.decl.field.includes('.') ? ftsLike(model, f.decl.field, String(input[f.param])) : undefined));
+  if (likes.some((like) => !like)) return undefined;
+  return sql<SqlBool>`${sql.join(likes as Expression<unknown>[], sql` and `)}`;
+}
+
+/**
  * On SQLite, when every active filter is a contains filter of the entity's FTS5 trigram table: the matching rowids
  * as a query over that table alone (which a count or a page in rowid order reads lazily).
  */
 export function ftsMatching(engine: Engine, model: EntityModel, active: FilterParam[], input: Record<string, unknown>): Query | undefined {
-  if (engine.caps.name !== 'sqlite' || !active.length) return undefined;
-  const likes = active.map((f) => (f.decl.op === 'contains' && !f.decl.field.includes('.') ? ftsLike(model, f.decl.field, String(input[f.param])) : undefined));
-  if (likes.some((like) => !like)) return undefined;
-  return engine.db
-    .selectFrom(ftsTable(model))
-    .select('rowid')
-    .where(sql<SqlBool>`${sql.join(likes as Expression<unknown>[], sql` and `)}`);
+  const condition = ftsCondition(engine, model, active, input);
+  return condition && engine.db.selectFrom(ftsTable(model)).select('rowid').where(condition);
 }
 
 /** How many of the newest rows a contains filter with many matches tests before it reads the FTS5 index. */
@@ -240,10 +246,13 @@ export class ListPager {
 
   private ownValue = (row: Row): Key => (this.field ? (row[SORT_KEY] as Key) : null);
 
+  /** The page's rows in list order, with the sort value a cursor carries. */
+  private pageRows = (): Query => this.withSortKey(this.ordered(this.rowsQuery()));
+
   /** ORDER BY ... LIMIT ... OFFSET, the ids found first when the offset is deep. */
   private async plain(): Promise<Page> {
     const { pageSize, offset } = this.request;
-    let query = this.withSortKey(this.ordered(this.rowsQuery()));
+    let query = this.pageRows();
     if (offset > DEFERRED_OFFSET && !this.field?.includes('.')) {
       const near = await this.nearDeepPage();
       if (near) return near;
@@ -299,7 +308,7 @@ export class ListPager {
     const { kept, key, writes } = this.places();
     const anchor = kept && anchorBefore(kept, key, offset - 1);
     if (!kept || !anchor || offset - 1 - anchor.pos > DEFERRED_OFFSET) return undefined;
-    const rows = await this.after<Row>(anchor, offset - 1 - anchor.pos, pageSize, () => this.withSortKey(this.ordered(this.rowsQuery())));
+    const rows = await this.after<Row>(anchor, offset - 1 - anchor.pos, pageSize, this.pageRows);
     if (rows.length && writes === kept.writes) {
       const last = rows[rows.length - 1];
       keepAnchors(kept, key, [{ pos: offset + rows.length - 1, value: this.ownValue(last), id: Number(last.id) }]);
@@ -356,7 +365,7 @@ export class ListPager {
 
   /** The rows after the cursor's (value, id): the non-null values and the nulls are two index ranges, read in order. */
   private async keyset(cursor: Cursor): Promise<Page> {
-    return this.finish(await this.after<Row>(cursor, 0, this.request.pageSize, () => this.withSortKey(this.ordered(this.rowsQuery()))), this.ownValue);
+    return this.finish(await this.after<Row>(cursor, 0, this.request.pageSize, this.pageRows), this.ownValue);
   }
 
   /**
@@ -391,13 +400,15 @@ export class ListPager {
     const missed = probeMissesOf(this.engine, entity);
     if (keptCapped(this.engine, entity, filterKey) !== true || missed.kept.has(filterKey)) return undefined;
     const writes = missed.writes;
-    const likes = this.request.active.map((f) => ftsLike(this.model, f.decl.field, String(this.request.input[f.param])) as Expression<unknown>);
-    let newest = this.engine.db.selectFrom(`${this.model.table} as t`).selectAll().orderBy('t.id', this.direction).limit(PROBED_ROWS);
+    const { active, input } = this.request;
+    // Only what the filters test is read of those rows.
+    const fields = [...new Set(active.map((f) => `t.${f.decl.field}`))];
+    let newest = this.engine.db.selectFrom(`${this.model.table} as t`).select(['t.id', ...fields]).orderBy('t.id', this.direction).limit(PROBED_ROWS);
     if (cursor) newest = newest.where('t.id', this.cmp, cursor.id);
     const ids = this.engine.db
       .selectFrom(newest.as('n'))
       .select('n.id')
-      .where(sql<SqlBool>`${sql.join(likes, sql` and `)}`)
+      .where(ftsCondition(this.engine, this.model, active, input)!)
       .orderBy('n.id', this.direction)
       .limit(pageSize);
     const rows = await readRows<Row>(this.engine, this.ordered(this.rowsQuery([])).where('t.id', 'in', ids));

@@ -159,15 +159,17 @@ abstract class Gate implements Reads {
   protected abstract start(job: Job): boolean;
   protected abstract stop(): Promise<void>;
   async rows<R>(query: CompiledQuery): Promise<R[]> {
+    // The time limit counts from here, the yield included.
+    const deadline = Date.now() + this.timeoutMs;
     if (this.yieldMs > 0 && loopBusy && !this.closed) await new Promise((resolve) => setTimeout(resolve, this.yieldMs));
     if (this.closed) throw shuttingDown();
     return new Promise<R[]>((resolve, reject) => {
-      const job: Job = { id: ++this.ids, query, deadline: Date.now() + this.timeoutMs, resolve: resolve as (rows: unknown[]) => void, reject };
+      const job: Job = { id: ++this.ids, query, deadline, resolve: resolve as (rows: unknown[]) => void, reject };
       if (this.start(job)) return;
       job.waiting = setTimeout(() => {
         this.queue.splice(this.queue.indexOf(job), 1);
         reject(this.late(this.timeoutMs));
-      }, this.timeoutMs);
+      }, Math.max(0, deadline - Date.now()));
       this.queue.push(job);
     });
   }
