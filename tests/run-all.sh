@@ -15,15 +15,22 @@ npx vitest run --project unit
 # made MUI menus miss their 30 s). Every file has its own port, data directory and PostgreSQL database. The server
 # files' report is printed when both are done, after the browser files' report.
 server_log="$(mktemp)"
-trap 'rm -f "$server_log"' EXIT
+e2e_log="$(mktemp)"
+trap 'rm -f "$server_log" "$e2e_log"' EXIT
 npx vitest run --project server >"$server_log" 2>&1 &
 server_pid=$!
 echo "Server files run alongside the browser files; their report follows."
 e2e_status=0
-npx vitest run --project e2e || e2e_status=$?
+npx vitest run --project e2e 2>&1 | tee "$e2e_log" || e2e_status=$?
 server_status=0
 wait "$server_pid" || server_status=$?
 cat "$server_log"
+# A run's last lines are what a reader of a CI log sees first: when a browser file failed, its failures are
+# printed again after the server files' report.
+if [ "$e2e_status" -ne 0 ] && grep -q "Failed Tests" "$e2e_log"; then
+  echo "Browser files' failures, again:"
+  sed -n '/Failed Tests/,$p' "$e2e_log"
+fi
 if [ "$e2e_status" -ne 0 ] || [ "$server_status" -ne 0 ]; then
   echo "Failed: browser files exit $e2e_status, server files exit $server_status" >&2
   exit 1
