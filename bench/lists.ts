@@ -6,6 +6,8 @@
 //   npm run bench -- lists [--rows 1000000] [--seconds 3] [--dialect sqlite|postgres] [--read-workers N (default: the server's)]
 //     [--keep DIR]   keep the filled tables (SQLite under DIR, PostgreSQL in database bench_<rows>) and reuse them next run
 //     [--rounds 5] [--round-seconds 1]   the rows under the heavy loops: alone and busy in interleaved rounds, median ratio
+//     [--cases all|lists|busy]   only the list calls, or only the rows under the heavy loops
+//   LIST_YIELD_MS / LIST_YIELD_SHARED_MS in the environment set the server's list yields, as they do for `npm start`.
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { mkdirSync } from 'node:fs';
@@ -24,6 +26,8 @@ const CHUNK = 1000;
 /** Rounds of the alone/busy pairs, and how long each of their measurements lasts. */
 const ROUNDS = Number(option('rounds', '5'));
 const ROUND_MS = Number(option('round-seconds', '1')) * 1000;
+/** Which cases run: `lists` (the list calls), `busy` (the rows under the heavy loops) or `all`. */
+const CASES = option('cases', 'all');
 
 const VERSIONS = Array.from({ length: 40 }, (_, i) => `1.${i}.${i % 10}`);
 const WHITELABELS = ['aurora', 'nordtv', 'kinomax'];
@@ -132,7 +136,8 @@ export interface Row {
 /** The mean of the rounds' throughput, the median of their p99. */
 function mean(loads: Load[]): Load {
   const p99s = loads.map((l) => l.p99).sort((a, b) => a - b);
-  return { ...loads[0], rps: loads.reduce((n, l) => n + l.rps, 0) / loads.length, p99: p99s[Math.floor(p99s.length / 2)], errors: loads.reduce((n, l) => n + l.errors, 0) };
+  const sum = (f: (l: Load) => number) => loads.reduce((n, l) => n + f(l), 0);
+  return { ...loads[0], rps: sum((l) => l.rps) / loads.length, p99: p99s[Math.floor(p99s.length / 2)], errors: sum((l) => l.errors), admin: sum((l) => l.admin) / loads.length };
 }
 
 /** The median over the rounds of busy / alone, each pair measured back to back: robust to the machine's drift. */
@@ -147,7 +152,14 @@ function medianRatio(busy: Load[], alone: Load[]): number {
  * table takes 4 min on SQLite and 7 on PostgreSQL. Rows left by hand in a kept database are measured with the rest.
  */
 async function openApp(dialect: Dialect): Promise<{ app: FastifyInstance; cleanup: () => Promise<void>; lookups: string[] }> {
-  const config = { publicRateLimit: { perMinute: 100_000_000 }, sqliteReadWorkers: option('read-workers', '') ? Number(option('read-workers', '')) : undefined };
+  const fromEnv = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
+  const config = {
+    publicRateLimit: { perMinute: 100_000_000 },
+    sqliteReadWorkers: option('read-workers', '') ? Number(option('read-workers', '')) : undefined,
+    // The list reads' yields as the server takes them from its environment (a before/after of a default).
+    listYieldMs: fromEnv('LIST_YIELD_MS'),
+    listYieldSharedMs: fromEnv('LIST_YIELD_SHARED_MS'),
+  };
   const keep = option('keep', '');
   let app: FastifyInstance;
   let cleanup = async () => {};
@@ -200,7 +212,7 @@ async function run(dialect: Dialect): Promise<Row[]> {
     out.push({ name: '/healthz alone', kind: 'reference', r: health, against: health });
     // Each case against /healthz measured just before and just after it: on a shared machine one figure from the start drifts.
     let healthBefore = health;
-    for (const c of cases(ROWS)) {
+    for (const c of CASES === 'busy' ? [] : cases(ROWS)) {
       const first = await fetch(base + c.path, { headers: { authorization: token } });
       if (first.status !== 200) throw new Error(`${c.path}: HTTP ${first.status} ${await first.text()}`);
       let path = c.path;
@@ -216,31 +228,38 @@ async function run(dialect: Dialect): Promise<Row[]> {
       out.push({ name: c.name, kind: 'list', r: adminAsLoad(r, DURATION_MS), against: mean([healthBefore, healthAfter]) });
       healthBefore = healthAfter;
     }
-    // Alone and busy in interleaved rounds, each pair back to back, the ratio their median (as bench/read-workers.ts
-    // does): one idle baseline measured once met a different machine than the busy runs after it.
-    const heavy = HEAVY.map((path) => ({ path, token }));
-    const slowest = HEAVY_RELATION.map((path) => ({ path, token }));
-    const busy: { name: string; paths: string[]; loops: { path: string; token: string }[] }[] = [
-      { name: '/healthz while 2 clients loop heavy list', paths: ['/healthz'], loops: heavy },
-      { name: 'device lookup while 2 loop heavy list', paths: lookups, loops: heavy },
-      { name: '/healthz while 2 loop sort whitelabel.name', paths: ['/healthz'], loops: slowest },
-      { name: 'lookup while 2 loop sort whitelabel.name', paths: lookups, loops: slowest },
-    ];
-    const rounds = busy.map(() => ({ alone: [] as Load[], busy: [] as Load[] }));
-    // The lookup's first calls build its snapshot (after the generator's writes): not part of any round.
-    await load(base, lookups, [], CLIENTS, ROUND_MS);
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const [i, b] of busy.entries()) {
-        rounds[i].alone.push(await load(base, b.paths, [], CLIENTS, ROUND_MS));
-        rounds[i].busy.push(await load(base, b.paths, b.loops, CLIENTS, ROUND_MS));
-      }
-    }
-    out.push({ name: 'device lookup alone', kind: 'reference', r: mean(rounds[1].alone), against: health });
-    for (const [i, b] of busy.entries()) out.push({ name: b.name, kind: 'busy', r: mean(rounds[i].busy), against: health, alone: mean(rounds[i].alone), ratio: medianRatio(rounds[i].busy, rounds[i].alone) });
+    if (CASES !== 'lists') out.push(...(await underHeavyLoops(base, token, lookups, health)));
   } finally {
     await app.close();
     await cleanup();
   }
+  return out;
+}
+
+/** The rows under the heavy loops: /healthz and the device lookup alone and while two clients loop a heavy list. */
+async function underHeavyLoops(base: string, token: string, lookups: string[], health: Load): Promise<Row[]> {
+  const out: Row[] = [];
+  // Alone and busy in interleaved rounds, each pair back to back, the ratio their median (as bench/read-workers.ts
+  // does): one idle baseline measured once met a different machine than the busy runs after it.
+  const heavy = HEAVY.map((path) => ({ path, token }));
+  const slowest = HEAVY_RELATION.map((path) => ({ path, token }));
+  const busy: { name: string; paths: string[]; loops: { path: string; token: string }[] }[] = [
+    { name: '/healthz while 2 clients loop heavy list', paths: ['/healthz'], loops: heavy },
+    { name: 'device lookup while 2 loop heavy list', paths: lookups, loops: heavy },
+    { name: '/healthz while 2 loop sort whitelabel.name', paths: ['/healthz'], loops: slowest },
+    { name: 'lookup while 2 loop sort whitelabel.name', paths: lookups, loops: slowest },
+  ];
+  const rounds = busy.map(() => ({ alone: [] as Load[], busy: [] as Load[] }));
+  // The lookup's first calls build its snapshot (after the generator's writes): not part of any round.
+  await load(base, lookups, [], CLIENTS, ROUND_MS);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, b] of busy.entries()) {
+      rounds[i].alone.push(await load(base, b.paths, [], CLIENTS, ROUND_MS));
+      rounds[i].busy.push(await load(base, b.paths, b.loops, CLIENTS, ROUND_MS));
+    }
+  }
+  out.push({ name: 'device lookup alone', kind: 'reference', r: mean(rounds[1].alone), against: health });
+  for (const [i, b] of busy.entries()) out.push({ name: b.name, kind: 'busy', r: mean(rounds[i].busy), against: health, alone: mean(rounds[i].alone), ratio: medianRatio(rounds[i].busy, rounds[i].alone) });
   return out;
 }
 
@@ -268,11 +287,11 @@ export async function listsAtScale(): Promise<ListFigures> {
   }
   const names = [...results.values()].find((v): v is Row[] => Array.isArray(v))?.map((r) => r.name) ?? [];
   const cell = (row?: Row) =>
-    row ? `${row.r.rps.toFixed(row.r.rps < 10 ? 1 : 0).padStart(7)} req/s p99 ${(Number.isNaN(row.r.p99) ? '-' : row.r.p99.toFixed(0)).padStart(5)} ms ${(row.ratio ?? row.r.rps / row.against.rps).toFixed(3).padStart(6)}x${row.r.errors ? ` ${row.r.errors} err` : ''}` : '';
+    row ? `${row.r.rps.toFixed(row.r.rps < 10 ? 1 : 0).padStart(7)} req/s p99 ${(Number.isNaN(row.r.p99) ? '-' : row.r.p99.toFixed(0)).padStart(5)} ms ${(row.ratio ?? row.r.rps / row.against.rps).toFixed(3).padStart(6)}x${row.r.errors ? ` ${row.r.errors} err` : ''}${row.kind === 'busy' ? ` (lists ${Math.round(row.r.admin / (ROUND_MS / 1000))}/s)` : ''}` : '';
   console.log(`\nlists at ${ROWS.toLocaleString('en')} rows (${CLIENTS} clients, ${DURATION_MS / 1000} s per case; x = share of /healthz alone, measured around each case; the rows under 2 heavy loops: median over ${ROUNDS} rounds of busy / alone, each pair ${ROUND_MS / 1000} s back to back)`);
-  console.log(`${'case'.padEnd(44)} ${[...results.keys()].map((d) => d.padEnd(38)).join(' ')}`);
+  console.log(`${'case'.padEnd(44)} ${[...results.keys()].map((d) => d.padEnd(52)).join(' ')}`);
   for (const name of names) {
-    console.log(`${name.padEnd(44)} ${[...results.values()].map((v) => (Array.isArray(v) ? cell(v.find((r) => r.name === name)) : '').padEnd(38)).join(' ')}`);
+    console.log(`${name.padEnd(44)} ${[...results.values()].map((v) => (Array.isArray(v) ? cell(v.find((r) => r.name === name)) : '').padEnd(52)).join(' ')}`);
   }
   for (const [dialect, v] of results) if (!Array.isArray(v)) console.log(`${dialect}: failed (${v})`);
   return { rows: ROWS, byDialect: results };

@@ -7,7 +7,7 @@ import { installErrorHandlers } from './errors.ts';
 import { loadManifestDir } from './manifests.ts';
 import { openDatabase } from './db/database.ts';
 import { syncSchema } from './db/sync.ts';
-import { readsFor } from './db/read-pool.ts';
+import { noteCall, readsFor } from './db/read-pool.ts';
 import { runMigrations } from './migrations/index.ts';
 import { buildModel, type EntityModel } from './crud/model.ts';
 import type { Engine } from './crud/context.ts';
@@ -116,6 +116,11 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   app.decorate('engine', engine);
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   registerJsonBodies(app);
+  // The list reads yield longer while the busy event loop also serves other calls (server/db/read-pool.ts).
+  app.addHook('onRequest', (_request, _reply, done) => {
+    noteCall();
+    done();
+  });
   // A call refused part way through its body (an upload past its limit) reads and drops the rest, as Node does for a
   // body never read: left paused, its connection stayed open after the answer, unnoticed when the client went
   // away, and a stop waited on it. (Closing it instead makes clients that are still sending lose the answer.)

@@ -37,6 +37,8 @@ export interface Config {
   listReadsAtOnce?: number;
   /** How long a list read waits before it starts while the event loop is busy (LIST_YIELD_MS; 0 = never; default see server/db/read-pool.ts). */
   listYieldMs?: number;
+  /** The same while the busy event loop also serves other calls (LIST_YIELD_SHARED_MS; 0 = never; default see server/db/read-pool.ts). */
+  listYieldSharedMs?: number;
   /** GitLab for the Pipelines screen (server/gitlab/); any of the four settings missing = not configured. */
   gitlab: GitlabConfig;
   /** /openapi.json and /docs on the panel hosts (API_DOCS=on, the default), or not at all (off). */
@@ -119,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sqliteReadWorkers: env.SQLITE_READ_WORKERS?.trim() === '0' ? 0 : wholeNumber(env, 'SQLITE_READ_WORKERS'),
     listReadsAtOnce: wholeNumber(env, 'LIST_READS_AT_ONCE'),
     listYieldMs: env.LIST_YIELD_MS?.trim() === '0' ? 0 : wholeNumber(env, 'LIST_YIELD_MS'),
+    listYieldSharedMs: env.LIST_YIELD_SHARED_MS?.trim() === '0' ? 0 : wholeNumber(env, 'LIST_YIELD_SHARED_MS'),
     gitlab: gitlabConfig(env),
     apiDocs: onOff(env, 'API_DOCS', true),
   };

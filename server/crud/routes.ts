@@ -11,6 +11,7 @@ import type { Engine } from './context.ts';
 import { buildHandler } from './handlers.ts';
 import { inputOf, inputSource, readRaw } from './input.ts';
 import { JsonBytes } from '../plugins/json-body.ts';
+import { noteListCall } from '../db/read-pool.ts';
 
 /** A call that takes its input from the query string carries no body. */
 export const QUERY_BODY_LIMIT = 1024;
@@ -56,6 +57,7 @@ export function registerCrudRoutes(app: FastifyInstance, engine: Engine, manifes
           ? { preValidation: readMultipart(engine.dataDir, { files: manifest.storage?.files ?? {}, fields: fieldCount, titles: titlesOf(model?.props) }), onSend: removeStagedUploads }
           : {}),
         handler: async (request) => {
+          if (action.kind === 'list') noteListCall();
           const read = readBody && request.body instanceof JsonBytes ? await readBody(request.body) : undefined;
           try {
             const input = read ? inputOf(read.input, source) : readRaw(request, source);

@@ -26,28 +26,58 @@ export interface Reads {
  * loop is busy slows such loops, not the devices, and costs a person looking at a list nothing they could see.
  */
 export const DEFAULT_LIST_YIELD_MS = 2;
+/**
+ * How long a list read waits instead while the event loop also serves other calls and is busy more than
+ * SHARED_BUSY_SHARE (LIST_YIELD_SHARED_MS): the devices' lookups, /healthz, logins and writes come first. On a
+ * machine whose cores are all taken (2 cores: the server, its list reads and the callers) the loop itself is not
+ * saturated, yet every list read's CPU is taken from the other calls: two clients looping a list flat out left
+ * /healthz and the lookup 0.57-0.74 of their idle throughput with 2 ms yields on a loop over 70 % busy; waiting
+ * 20 ms once the loop is 30 % busy with other calls kept them at 0.73-1.09 (`npm run bench -- lists --cases busy
+ * --rows 1000000`, both dialects), the two list loops then reading ~90 pages a second between them. A person
+ * reading a list meanwhile waits 20 ms longer for each page; lists alone (no other call in the window) wait
+ * DEFAULT_LIST_YIELD_MS only, so a list's own throughput is not cut when nothing else asks for the process.
+ */
+export const DEFAULT_LIST_YIELD_SHARED_MS = 20;
 /** The event loop counts as busy while it was busy more than this share of the last BUSY_WINDOW_MS. */
 const BUSY_SHARE = 0.7;
+/** The share past which the loop counts as busy when it also serves other calls (see loopShared). */
+const SHARED_BUSY_SHARE = 0.3;
 const BUSY_WINDOW_MS = 50;
 
 let loopBusy = false;
+/** The busy loop also served calls other than list calls in the last window. */
+let loopShared = false;
 let watching = 0;
 let watcher: NodeJS.Timeout | undefined;
+let calls = 0;
+let listCalls = 0;
 
-/** Samples the event loop's utilisation while at least one pool is open. */
+/** Every call the server receives counts here (an onRequest hook), list calls also in `noteListCall`. */
+export function noteCall(): void {
+  calls++;
+}
+export function noteListCall(): void {
+  listCalls++;
+}
+
+/** Samples the event loop's utilisation, and which calls it served, while at least one pool is open. */
 function watchLoop(): () => void {
   if (watching++ === 0) {
     let last = performance.eventLoopUtilization();
+    let [lastCalls, lastListCalls] = [calls, listCalls];
     watcher = setInterval(() => {
       const now = performance.eventLoopUtilization();
-      loopBusy = performance.eventLoopUtilization(now, last).utilization > BUSY_SHARE;
+      const utilization = performance.eventLoopUtilization(now, last).utilization;
+      loopBusy = utilization > BUSY_SHARE;
+      loopShared = utilization > SHARED_BUSY_SHARE && calls - lastCalls > listCalls - lastListCalls;
       last = now;
+      [lastCalls, lastListCalls] = [calls, listCalls];
     }, BUSY_WINDOW_MS).unref();
   }
   return () => {
     if (--watching === 0) {
       clearInterval(watcher);
-      loopBusy = false;
+      loopBusy = loopShared = false;
     }
   };
 }
@@ -66,6 +96,8 @@ export interface ReadPoolOptions {
   nice?: number;
   /** How long a read waits before it starts while the event loop is busy; default DEFAULT_LIST_YIELD_MS. */
   yieldMs?: number;
+  /** The same while the busy loop also serves other calls; default DEFAULT_LIST_YIELD_SHARED_MS. */
+  sharedYieldMs?: number;
 }
 
 /**
@@ -152,8 +184,9 @@ abstract class Gate implements Reads {
     /** What a read past its time limit answers. */
     protected readonly late: (timeoutMs: number) => UnavailableError = tooSlow,
     private readonly yieldMs = DEFAULT_LIST_YIELD_MS,
+    private readonly sharedYieldMs = DEFAULT_LIST_YIELD_SHARED_MS,
   ) {
-    this.unwatch = yieldMs > 0 ? watchLoop() : () => {};
+    this.unwatch = yieldMs > 0 || sharedYieldMs > 0 ? watchLoop() : () => {};
   }
   /** Starts the job on a free slot; false when every slot is busy. */
   protected abstract start(job: Job): boolean;
@@ -161,7 +194,8 @@ abstract class Gate implements Reads {
   async rows<R>(query: CompiledQuery): Promise<R[]> {
     // The time limit counts from here, the yield included.
     const deadline = Date.now() + this.timeoutMs;
-    if (this.yieldMs > 0 && loopBusy && !this.closed) await new Promise((resolve) => setTimeout(resolve, this.yieldMs));
+    const wait = loopShared ? Math.max(this.sharedYieldMs, this.yieldMs) : loopBusy ? this.yieldMs : 0;
+    if (wait > 0 && !this.closed) await new Promise((resolve) => setTimeout(resolve, wait));
     if (this.closed) throw shuttingDown();
     return new Promise<R[]>((resolve, reject) => {
       const job: Job = { id: ++this.ids, query, deadline, resolve: resolve as (rows: unknown[]) => void, reject };
@@ -254,8 +288,9 @@ class WorkerPool extends Gate {
     timeoutMs: number,
     readonly nice: number,
     yieldMs?: number,
+    sharedYieldMs?: number,
   ) {
-    super(timeoutMs, tooSlow, yieldMs);
+    super(timeoutMs, tooSlow, yieldMs, sharedYieldMs);
     this.slots = Array.from({ length: size }, () => new Slot(this));
   }
   protected start(job: Job): boolean {
@@ -284,8 +319,9 @@ class PoolGate extends Gate {
     private readonly size: number,
     timeoutMs: number,
     yieldMs?: number,
+    sharedYieldMs?: number,
   ) {
-    super(timeoutMs, noAnswer, yieldMs);
+    super(timeoutMs, noAnswer, yieldMs, sharedYieldMs);
   }
   protected start(job: Job): boolean {
     if (this.running >= this.size) return false;
@@ -317,7 +353,7 @@ class PoolGate extends Gate {
 export function createReads(options: ReadPoolOptions): Reads {
   if (!options.file) {
     const atOnce = options.atOnce ?? DEFAULT_READS_AT_ONCE;
-    return new PoolGate(options.db, Math.max(1, atOnce), options.timeoutMs, options.yieldMs);
+    return new PoolGate(options.db, Math.max(1, atOnce), options.timeoutMs, options.yieldMs, options.sharedYieldMs);
   }
   const workers = options.workers ?? DEFAULT_READ_WORKERS;
   if (workers <= 0) {
@@ -326,12 +362,12 @@ export function createReads(options: ReadPoolOptions): Reads {
       close: async () => {},
     };
   }
-  return new WorkerPool(options.file, workers, options.timeoutMs, options.nice ?? WORKER_NICE, options.yieldMs);
+  return new WorkerPool(options.file, workers, options.timeoutMs, options.nice ?? WORKER_NICE, options.yieldMs, options.sharedYieldMs);
 }
 
 /** The reads of a server's configuration: SQLite at DATA_DIR/panel.sqlite (see database.ts) or PostgreSQL. */
 export function readsFor(
-  config: { databaseUrl?: string; dataDir: string; sqliteReadWorkers?: number; listReadsAtOnce?: number; listYieldMs?: number; dbStatementTimeoutMs?: number },
+  config: { databaseUrl?: string; dataDir: string; sqliteReadWorkers?: number; listReadsAtOnce?: number; listYieldMs?: number; listYieldSharedMs?: number; dbStatementTimeoutMs?: number },
   db: Kysely<any>,
 ): Reads {
   return createReads({
@@ -340,6 +376,7 @@ export function readsFor(
     workers: config.sqliteReadWorkers,
     atOnce: config.listReadsAtOnce,
     yieldMs: config.listYieldMs,
+    sharedYieldMs: config.listYieldSharedMs,
     timeoutMs: config.dbStatementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
   });
 }

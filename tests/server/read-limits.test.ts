@@ -52,4 +52,32 @@ forEachDialect('list reads at once', (h) => {
       await reads.close();
     }
   });
+  it('waits the longer shared yield while the busy event loop also serves other calls, and only the short one for lists alone', async () => {
+    const engine = h.app.engine;
+    const sqlite = engine.caps.name === 'sqlite';
+    const sharedYieldMs = 1000;
+    const reads = createReads({ db: engine.db, file: sqlite ? join(engine.dataDir, 'panel.sqlite') : undefined, workers: 1, atOnce: 1, timeoutMs: 5000, yieldMs: 0, sharedYieldMs });
+    const quick = CompiledQuery.raw('select 1 as one');
+    const spin = (ms: number) => {
+      for (const until = Date.now() + ms; Date.now() < until; );
+    };
+    const timedRead = async () => {
+      const asked = await new Promise<number>((resolve) => setTimeout(() => resolve(Date.now()), 0));
+      expect(await reads.rows(quick)).toEqual([{ one: 1 }]);
+      return Date.now() - asked;
+    };
+    try {
+      // Busy with list work alone (no other call comes in): the read starts at once.
+      spin(200);
+      expect(await timedRead()).toBeLessThan(sharedYieldMs / 2);
+      // Busy while /healthz calls keep coming: every 50 ms window holds calls and a busy loop.
+      for (let round = 0; round < 6; round++) {
+        await Promise.all(Array.from({ length: 5 }, () => h.app.inject({ url: '/healthz' })));
+        spin(60);
+      }
+      expect(await timedRead()).toBeGreaterThanOrEqual(sharedYieldMs - 5);
+    } finally {
+      await reads.close();
+    }
+  });
 });
