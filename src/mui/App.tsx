@@ -1,5 +1,5 @@
 import { RouteFallback } from './RouteFallback';
-import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
 import { guardScreen, HOME_BY_ROLE, screens } from '../core/access/access';
 import { usePanel } from '../core/app/panel';
@@ -7,26 +7,11 @@ import type { Manifest } from '../../kernel/manifest/types';
 import { session } from '../core/session/session';
 import { useStore } from '../core/store';
 import { notices } from '../core/app/notices';
-import { preloadPieces } from '../registry/lazy-piece';
-import { eagerLazy, loadEntityScreen, Shell, type EagerLazy } from './panel-code';
+import { screenFor, Shell } from './panel-code';
 
 const LoginScreen = lazy(() => import('./LoginScreen'));
 const NotFound = lazy(() => import('./NotFound'));
 const Notices = lazy(() => import('./Notices').then((m) => ({ default: m.Notices })));
-
-/**
- * Each manifest's screen: the engine's screen code and the override pieces the manifest names, fetched together;
- * drawn at once when they are already here (the login screen fetched the screen code ahead).
- */
-const screenOf = new Map<string, EagerLazy<{ manifest: Manifest }>>();
-function screenFor(manifest: Manifest) {
-  let Screen = screenOf.get(manifest.entity);
-  if (!Screen) {
-    Screen = eagerLazy(async () => (await Promise.all([loadEntityScreen(), preloadPieces(manifest)]))[0]);
-    screenOf.set(manifest.entity, Screen);
-  }
-  return Screen;
-}
 
 /** The last location the guard let through: where a cancelled navigation stays. */
 let lastAllowed: string | null = null;
@@ -61,9 +46,22 @@ function NoticeStack() {
   );
 }
 
+/**
+ * /login for visitors without a session. One who comes with a session goes to `/` at once; after a login on this
+ * screen, the screen stays drawn until the role's home is (the navigation is a transition): drawing nothing
+ * meanwhile showed a blank page between the two.
+ */
 function PublicOnly({ children }: { children: ReactNode }) {
-  const { token } = useStore(session);
-  return token ? <Navigate to="/" replace /> : children;
+  const { token, user } = useStore(session);
+  const [hadSession] = useState(() => Boolean(token));
+  if (!token) return children;
+  if (hadSession) return <Navigate to="/" replace />;
+  return (
+    <>
+      {children}
+      <Navigate to={(user?.role && HOME_BY_ROLE[user.role]) || '/'} replace />
+    </>
+  );
 }
 
 function screenRoute(m: Manifest) {

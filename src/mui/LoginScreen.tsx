@@ -10,14 +10,11 @@ import OutlinedInput from '@mui/material/OutlinedInput';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
 import { version } from '../../package.json';
-import { HOME_BY_ROLE } from '../core/access/access';
 import { usePanel } from '../core/app/panel';
-import { session } from '../core/session/session';
 import { useT } from '../core/i18n/i18n';
 import { LanguageSwitch } from './LanguageSwitch';
-import { prefetchPanel } from './panel-code';
+import { prefetchPanel, preloadHomeScreen } from './panel-code';
 import { PANEL_NAME } from './theme';
 
 /**
@@ -39,7 +36,6 @@ function LoginField({ label, value, onChange, autoFocus, ...input }: { label: st
 /** SPEC 2 Login: e-mail and password required, a spinner while pending, a red alert on failure, then `/`. */
 export default function LoginScreen() {
   const panel = usePanel();
-  const navigate = useNavigate();
   const t = useT();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -53,10 +49,9 @@ export default function LoginScreen() {
     setPending(true);
     setError(null);
     try {
-      await panel.login(email, password);
-      // Straight to the role's home (the login asked for its first rows): `/` would only redirect there.
-      const role = session.get().user?.role;
-      navigate((role && HOME_BY_ROLE[role]) || '/', { replace: true });
+      // The session opens once the home screen's code and first rows are here; the route then goes straight to
+      // the role's home (App's PublicOnly), this screen staying drawn until it is.
+      await panel.login(email, password, (user) => preloadHomeScreen(panel.manifests.all, user.role));
     } catch (e) {
       setError(e instanceof Error && e.message ? e.message : t('Network Error'));
       setPending(false);

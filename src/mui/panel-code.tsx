@@ -3,7 +3,10 @@
 // the server. A screen whose code is already here draws at once instead of suspending: a Suspense fallback shown
 // for a moment makes React hold the content that follows it ~300 ms (DESIGN.md section 6).
 import { lazy, type ComponentType } from 'react';
+import { HOME_BY_ROLE, screens } from '../core/access/access';
+import type { Manifest, Role } from '../../kernel/manifest/types';
 import { overridesReady } from '../registry/installed';
+import { preloadPieces } from '../registry/lazy-piece';
 
 /** A component loaded on demand whose code can be fetched ahead. */
 export type EagerLazy<P> = ComponentType<P> & { preload: () => Promise<unknown> };
@@ -53,4 +56,28 @@ export function prefetchPanel(): () => void {
   }
   const id = setTimeout(run, 50);
   return () => clearTimeout(id);
+}
+
+/**
+ * Each manifest's screen: the engine's screen code and the override pieces the manifest names, fetched together;
+ * drawn at once when they are already here (the login screen fetched the screen code ahead).
+ */
+const screenOf = new Map<string, EagerLazy<{ manifest: Manifest }>>();
+export function screenFor(manifest: Manifest): EagerLazy<{ manifest: Manifest }> {
+  let Screen = screenOf.get(manifest.entity);
+  if (!Screen) {
+    Screen = eagerLazy(async () => (await Promise.all([loadEntityScreen(), preloadPieces(manifest)]))[0]);
+    screenOf.set(manifest.entity, Screen);
+  }
+  return Screen;
+}
+
+/**
+ * The shell and the role's home screen, ready to draw: the login opens the session once they are (and the home
+ * list's first page is here), so nothing suspends when it opens. A suspended route drew a blank frame between the
+ * login screen and the panel, and React then held the panel back ~300 ms (DESIGN.md section 6).
+ */
+export function preloadHomeScreen(manifests: readonly Manifest[], role: Role): Promise<unknown> {
+  const home = screens([...manifests]).find((m) => m.screen!.route === (HOME_BY_ROLE[role] ?? '/'));
+  return Promise.all([Shell.preload(), home && screenFor(home).preload()]);
 }

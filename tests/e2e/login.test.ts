@@ -115,6 +115,57 @@ describe('login screen in Chromium against the real server', () => {
     expect(new URL(listCalls[0]).searchParams.get('page')).toBe('1');
   });
 
+  /** An app info for the care home list, stored (reports are stored in batches) before the test logs in. */
+  async function reportAppInfo(email: string) {
+    await server.api('POST', '/v1/appinfo/report', { appInstallId: `tv-${email}`, email, login: email.split('@')[0], version: '1.0.0', whitelabel: 'aurora', platform: 'tizen', userId: `u-${email}` });
+    const token = await server.login();
+    await expect.poll(async () => (await server.api('GET', '/v1/admin/appinfo/get', { email }, token)).data?.rows?.length).toBe(1);
+  }
+
+  it('goes from the login screen straight to the panel with its home list rows: no frame between is blank or shows the list loading', async () => {
+    await reportAppInfo('first-frame@example.com');
+    await fillCareLogin();
+    await page.waitForLoadState('networkidle');
+    // What each frame from the click on shows (checked before the frame is drawn), until the rows are there.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { shown: string[] }).shown = seen;
+      const look = () => {
+        const now = document.querySelector('input[type="password"]')
+          ? 'login screen'
+          : document.querySelector('.MuiDataGrid-row')
+            ? 'panel with rows'
+            : document.querySelector('header')
+              ? 'panel without rows'
+              : 'blank';
+        if (seen.at(-1) !== now) seen.push(now);
+        if (now !== 'panel with rows') requestAnimationFrame(look);
+      };
+      requestAnimationFrame(look);
+    });
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.locator('.MuiDataGrid-row', { hasText: 'first-frame@example.com' }).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { shown: string[] }).shown)).toEqual(['login screen', 'panel with rows']);
+    expect(new URL(page.url()).pathname).toBe('/appinfo');
+  });
+
+  it('opens the session without its home list when that list is slow to answer, and draws the rows when they come', async () => {
+    await reportAppInfo('slow-list@example.com');
+    await fillCareLogin();
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route((url) => url.pathname === '/v1/admin/appinfo/get', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'Login' }).click();
+    // The shell is there (the top bar's Logout) while the list's answer is still held.
+    await page.getByRole('button', { name: 'Logout' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/appinfo');
+    release();
+    await page.locator('.MuiDataGrid-row', { hasText: 'slow-list@example.com' }).waitFor();
+  });
+
   it('logs out: token, user and cookies are gone, and protected routes go to /login', async () => {
     await loginThroughScreen(page, server);
     await page.getByRole('button', { name: 'Logout' }).click();

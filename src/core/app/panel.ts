@@ -13,7 +13,8 @@ export interface Panel {
   config: PanelConfig;
   manifests: ManifestSet;
   provider: DataProvider;
-  login(email: string, password: string): Promise<void>;
+  /** Logs in; the session opens once `beforeOpen` (the home screen's code) and the home list's first page are here, at most FIRST_ROWS_WAIT_MS after the login answered. */
+  login(email: string, password: string, beforeOpen?: (user: SessionUser) => Promise<unknown>): Promise<void>;
   /** Clears the token, the user and the cookies, closes the socket; `revoke` also ends the token on the server. */
   logout(revoke?: boolean): Promise<void>;
 }
@@ -39,12 +40,16 @@ export function createPanel(config: PanelConfig, manifests: ManifestSet): Panel 
     config,
     manifests,
     provider,
-    async login(email, password) {
+    async login(email, password, beforeOpen) {
       try {
         const data = await provider.request<{ token: string; user: SessionUser }>('POST', '/v1/user/login', { email, password });
+        // The home list's first page is asked for with the new token, and the session opens once it and the home
+        // screen's code are here (at most FIRST_ROWS_WAIT_MS later): the login screen then gives way to the panel
+        // with its rows in one frame. A slower page is taken by the screen when it comes.
+        firstRows = preloadHomePage(panel, data.user.role, data.token);
+        const ready = Promise.all([firstRows, beforeOpen?.(data.user).catch(() => undefined)]);
+        await Promise.race([ready, new Promise((resolve) => setTimeout(resolve, FIRST_ROWS_WAIT_MS))]);
         signIn(data.token, data.user);
-        // The home list's first page is asked for now, before React redraws for the new session: its rows travel meanwhile.
-        firstRows = preloadHomePage(panel, data.user.role);
         // The socket (and its code) comes once those rows are here and drawn, not in their way.
         afterFirstRows(() => {
           if (session.get().token === data.token) void connectLive(config.backendUrl, data.token, sessionEnded);
@@ -76,6 +81,9 @@ function whenIdle(work: () => void): void {
   if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 1000 });
   else setTimeout(work, 0);
 }
+
+/** How long a login waits for its home list's first page before the session opens without it. */
+const FIRST_ROWS_WAIT_MS = 300;
 
 /** The first page of the home list the last login asked for, settled (it never fails). */
 let firstRows: Promise<unknown> = Promise.resolve();

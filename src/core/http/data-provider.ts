@@ -36,7 +36,7 @@ export interface DataProvider {
    * may be given its body already encoded, as a Blob (the IP import's worker writes 20 MB off the main thread).
    */
   call<T = unknown>(action: ActionDecl, params?: Params | Blob): Promise<T>;
-  list<R = Record<string, unknown>>(action: ActionDecl, params?: Params): Promise<ListResult<R>>;
+  list<R = Record<string, unknown>>(action: ActionDecl, params?: Params, options?: RequestOptions): Promise<ListResult<R>>;
   /** A GET that answers a file (the CSV export): its body and the name the server gives it; failures as request's. */
   download(path: string, params?: Params): Promise<{ blob: Blob; filename: string | null }>;
 }
@@ -146,6 +146,6 @@ export function createDataProvider(options: DataProviderOptions): DataProvider {
     request,
     download,
     call: (action, params) => request(action.method, action.path, params, action.input),
-    list: (action, params) => request(action.method, action.path, params, action.input),
+    list: (action, params, options) => request(action.method, action.path, params, action.input, options),
   };
 }

@@ -15,11 +15,24 @@ export const answeredFor = new WeakMap<object, string>();
 /** An early page is taken only this soon after it was asked for: later the screen asks afresh. */
 const EARLY_PAGE_MS = 10_000;
 
-let early: { path: string; key: string; at: number; page: Promise<ListResult<Record<string, unknown>>> } | null = null;
+/** How long after the list took the early page its answer still stands in for SWR's cache (which it then fills). */
+const TAKEN_READY_MS = 2000;
 
-/** One page of a list call, remembered as answered for `key` (see answeredFor). */
-export async function fetchListPage<R>(panel: Panel, action: ActionDecl, params: Record<string, string | number>, key: string): Promise<ListResult<R>> {
-  const result = await panel.provider.list<R>(action, params);
+interface Early {
+  path: string;
+  key: string;
+  at: number;
+  page: Promise<ListResult<Record<string, unknown>>>;
+  /** The page once it has arrived. */
+  ready?: ListResult<Record<string, unknown>>;
+  takenAt?: number;
+}
+
+let early: Early | null = null;
+
+/** One page of a list call, remembered as answered for `key` (see answeredFor); `token` instead of the session's. */
+export async function fetchListPage<R>(panel: Panel, action: ActionDecl, params: Record<string, string | number>, key: string, token?: string): Promise<ListResult<R>> {
+  const result = await panel.provider.list<R>(action, params, token ? { token } : undefined);
   answeredFor.set(result, key);
   return result;
 }
@@ -29,14 +42,18 @@ export async function fetchListPage<R>(panel: Panel, action: ActionDecl, params:
  * URL shows it (a role's home right after login). A failure is dropped here: the screen then asks itself.
  * @example preloadFirstPage(panel, appinfoManifest, 'customercare')
  */
-export function preloadFirstPage(panel: Panel, manifest: Manifest, role: Role): Promise<unknown> {
+export function preloadFirstPage(panel: Panel, manifest: Manifest, role: Role, token?: string): Promise<unknown> {
   const listAction = actionOfKind(manifest, 'list', role);
   if (!listAction || Object.keys(manifest.screen?.routeParams ?? {}).length) return Promise.resolve();
   const params = toApiParams(parseListQuery(new URLSearchParams(), manifest.list));
   const key = JSON.stringify(params);
-  const page = fetchListPage<Record<string, unknown>>(panel, listAction[1], params, key);
-  early = { path: listAction[1].path, key, at: Date.now(), page };
-  return page.catch(() => undefined);
+  const page = fetchListPage<Record<string, unknown>>(panel, listAction[1], params, key, token);
+  const entry: Early = { path: listAction[1].path, key, at: Date.now(), page };
+  early = entry;
+  return page.then(
+    (result) => (entry.ready = result),
+    () => undefined,
+  );
 }
 
 /**
@@ -44,16 +61,29 @@ export function preloadFirstPage(panel: Panel, manifest: Manifest, role: Role): 
  * or failed (at once when there is none to ask for).
  * @example await preloadHomePage(panel, 'customercare') // the App Info list's first page
  */
-export function preloadHomePage(panel: Panel, role: Role): Promise<unknown> {
+export function preloadHomePage(panel: Panel, role: Role, token?: string): Promise<unknown> {
   const home = HOME_BY_ROLE[role] || '/';
   const screen = panel.manifests.all.find((m) => m.screen?.route === home && m.list);
-  return screen ? preloadFirstPage(panel, screen, role) : Promise.resolve();
+  return screen ? preloadFirstPage(panel, screen, role, token) : Promise.resolve();
 }
 
 /** The early page of this list call and parameters, once: undefined when there is none, or it is too old. */
 export function takeEarlyPage<R>(path: string, key: string): Promise<ListResult<R>> | undefined {
   const found = early;
-  if (!found || found.path !== path || found.key !== key) return undefined;
-  early = null;
+  if (!found || found.path !== path || found.key !== key || found.takenAt !== undefined) return undefined;
+  found.takenAt = Date.now();
   return Date.now() - found.at <= EARLY_PAGE_MS ? (found.page as Promise<ListResult<R>>) : undefined;
+}
+
+/**
+ * The early page of this list call and parameters once it has arrived, for the screen's first drawing (SWR's
+ * fallbackData): the rows are drawn at once, instead of a loading grid that a second drawing fills. Until the list
+ * has taken it and a moment after (SWR's cache then holds it); otherwise undefined.
+ */
+export function earlyPageRows<R>(path: string, key: string): ListResult<R> | undefined {
+  const found = early;
+  if (!found?.ready || found.path !== path || found.key !== key) return undefined;
+  const now = Date.now();
+  if (now - found.at > EARLY_PAGE_MS || (found.takenAt !== undefined && now - found.takenAt > TAKEN_READY_MS)) return undefined;
+  return found.ready as unknown as ListResult<R>;
 }

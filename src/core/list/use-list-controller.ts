@@ -16,7 +16,7 @@ import { useStore } from '../store';
 import { countText } from './count';
 import { callParamsOf, fillTemplate, type ListContextValue } from './list-context';
 import { hasFilter, parseListQuery, toApiParams, toSearchParams, type ListQuery } from './list-query';
-import { answeredFor, fetchListPage, takeEarlyPage } from './early-page';
+import { answeredFor, earlyPageRows, fetchListPage, takeEarlyPage } from './early-page';
 import { ExpandedRows, type RowId } from './expanded-rows';
 import { useStableCallback } from './stable-callback';
 
@@ -112,13 +112,15 @@ export function useListController(manifest: Manifest): ListController {
   // page's rows however deep it is. The page number goes too, so the count and the pager stay what they were.
   const [cursor, setCursor] = useState<{ key: string; after: string } | null>(null);
   const after = cursor?.key === paramsKey ? cursor.after : undefined;
+  // The page asked for at login, unless the socket has since announced a change of the entity it missed; once it is
+  // here the first drawing shows its rows.
+  const early = listAction && !after && !missedChanges(manifest.entity);
   const { data, error, isLoading, isValidating, mutate } = useSWR<ListResult<Row>>(
     listAction ? [listAction[1].path, paramsKey] : null,
     () =>
-      // The page asked for at login, unless the socket has since announced a change of the entity it missed.
       (!after && !missedChanges(manifest.entity) && takeEarlyPage<Row>(listAction![1].path, paramsKey)) ||
       fetchListPage<Row>(panel, listAction![1], after ? { ...apiParams, after } : apiParams, paramsKey),
-    { keepPreviousData: true, revalidateOnFocus: false },
+    { keepPreviousData: true, revalidateOnFocus: false, fallbackData: early ? earlyPageRows<Row>(listAction[1].path, paramsKey) : undefined },
   );
   const rows = data?.rows ?? NO_ROWS;
   // A heading's {count} is the whole list of the screen (the collection's users), whatever the filters show.
