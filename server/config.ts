@@ -37,7 +37,7 @@ export interface Config {
   listReadsAtOnce?: number;
   /** How long a list read waits before it starts while the event loop is busy (LIST_YIELD_MS; 0 = never; default see server/db/read-pool.ts). */
   listYieldMs?: number;
-  /** The same while the busy event loop also serves other calls (LIST_YIELD_SHARED_MS; 0 = never; default see server/db/read-pool.ts). */
+  /** The same while the busy event loop also serves other calls (LIST_YIELD_SHARED_MS; 0 = LIST_YIELD_MS alone decides; default see server/db/read-pool.ts). */
   listYieldSharedMs?: number;
   /** GitLab for the Pipelines screen (server/gitlab/); any of the four settings missing = not configured. */
   gitlab: GitlabConfig;
@@ -91,6 +91,9 @@ function wholeNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
   return value;
 }
 
+/** A whole number where 0 turns the thing off. */
+const wholeNumberOrOff = (env: NodeJS.ProcessEnv, name: string) => (env[name]?.trim() === '0' ? 0 : wholeNumber(env, name));
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT is not a port number: ${env.PORT}`);
@@ -118,10 +121,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || undefined,
     redisPrefix: env.REDIS_PREFIX || 'wl-panel',
     listCountLimit: wholeNumber(env, 'LIST_COUNT_LIMIT'),
-    sqliteReadWorkers: env.SQLITE_READ_WORKERS?.trim() === '0' ? 0 : wholeNumber(env, 'SQLITE_READ_WORKERS'),
+    sqliteReadWorkers: wholeNumberOrOff(env, 'SQLITE_READ_WORKERS'),
     listReadsAtOnce: wholeNumber(env, 'LIST_READS_AT_ONCE'),
-    listYieldMs: env.LIST_YIELD_MS?.trim() === '0' ? 0 : wholeNumber(env, 'LIST_YIELD_MS'),
-    listYieldSharedMs: env.LIST_YIELD_SHARED_MS?.trim() === '0' ? 0 : wholeNumber(env, 'LIST_YIELD_SHARED_MS'),
+    listYieldMs: wholeNumberOrOff(env, 'LIST_YIELD_MS'),
+    listYieldSharedMs: wholeNumberOrOff(env, 'LIST_YIELD_SHARED_MS'),
     gitlab: gitlabConfig(env),
     apiDocs: onOff(env, 'API_DOCS', true),
   };

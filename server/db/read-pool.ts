@@ -194,7 +194,7 @@ abstract class Gate implements Reads {
   async rows<R>(query: CompiledQuery): Promise<R[]> {
     // The time limit counts from here, the yield included.
     const deadline = Date.now() + this.timeoutMs;
-    const wait = loopShared ? Math.max(this.sharedYieldMs, this.yieldMs) : loopBusy ? this.yieldMs : 0;
+    const wait = loopShared && this.sharedYieldMs > 0 ? Math.max(this.sharedYieldMs, this.yieldMs) : loopBusy ? this.yieldMs : 0;
     if (wait > 0 && !this.closed) await new Promise((resolve) => setTimeout(resolve, wait));
     if (this.closed) throw shuttingDown();
     return new Promise<R[]>((resolve, reject) => {

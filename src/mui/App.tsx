@@ -1,5 +1,5 @@
 import { RouteFallback } from './RouteFallback';
-import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
 import { guardScreen, HOME_BY_ROLE, screens } from '../core/access/access';
 import { usePanel } from '../core/app/panel';
@@ -84,16 +84,6 @@ function screenRoute(m: Manifest) {
 /** Routes: /login, and one route per manifest with a `screen`; screens without a manifest do not exist yet. */
 export function App() {
   const { manifests } = usePanel();
-  // The moment the login answers, the role's home screen fetches its pieces, so it draws without suspending.
-  useEffect(
-    () =>
-      session.subscribe(() => {
-        const role = session.get().user?.role;
-        const home = role && screens(manifests.all).find((m) => m.screen!.route === (HOME_BY_ROLE[role] ?? '/'));
-        if (home) void screenFor(home).preload().catch(() => undefined);
-      }),
-    [manifests],
-  );
   return (
     <BrowserRouter>
       <Suspense fallback={<RouteFallback />}>

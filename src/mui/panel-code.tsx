@@ -78,6 +78,6 @@ export function screenFor(manifest: Manifest): EagerLazy<{ manifest: Manifest }>
  * login screen and the panel, and React then held the panel back ~300 ms (DESIGN.md section 6).
  */
 export function preloadHomeScreen(manifests: readonly Manifest[], role: Role): Promise<unknown> {
-  const home = screens([...manifests]).find((m) => m.screen!.route === (HOME_BY_ROLE[role] ?? '/'));
+  const home = screens(manifests).find((m) => m.screen!.route === (HOME_BY_ROLE[role] ?? '/'));
   return Promise.all([Shell.preload(), home && screenFor(home).preload()]);
 }

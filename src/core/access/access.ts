@@ -27,7 +27,7 @@ function elsewhere(role: Role): GuardDecision {
 }
 
 /** The manifests that declare a screen, i.e. the routes of the panel. */
-export function screens(manifests: Manifest[]): Manifest[] {
+export function screens(manifests: readonly Manifest[]): Manifest[] {
   return manifests.filter((m) => m.screen);
 }
 
