@@ -22,7 +22,7 @@ import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useStat
 import { Link as RouterLink } from 'react-router';
 import { canCall } from '../core/access/can-call';
 import { fillTemplate, ListContext } from '../core/list/list-context';
-import { useListController } from '../core/list/use-list-controller';
+import { useListController, type ListController } from '../core/list/use-list-controller';
 import type { ActionDecl, Role } from '../../kernel/manifest/types';
 import { countText, pagerCount, pagerLabel } from '../core/list/count';
 import { ActionButton, placeOf } from './actions/ActionButtons';
@@ -132,8 +132,20 @@ function placed(manifest: Manifest, role: Role, place: 'toolbar' | 'row'): [stri
 
 /** SPEC "Shared pattern of list screens", driven by one manifest; the view lives in the URL. */
 export function ListScreen({ manifest, disableVirtualization }: { manifest: Manifest; /** jsdom has no layout. */ disableVirtualization?: boolean }) {
-  const controller = useListController(manifest);
-  const { file, role, query, create, update, destroy, hasForm, data, rows, error, refused, isLoading, isValidating } = controller;
+  return <ListView controller={useListController(manifest)} disableVirtualization={disableVirtualization} />;
+}
+
+interface ListViewProps {
+  controller: ListController;
+  /** jsdom has no layout. */
+  disableVirtualization?: boolean;
+  /** Drawn hidden ahead of use (panel-code's rehearsal): it fetches no code of its own. */
+  rehearsal?: boolean;
+}
+
+/** The list screen as its controller describes it: draws, and calls the controller for everything else. */
+export function ListView({ controller, disableVirtualization, rehearsal }: ListViewProps) {
+  const { manifest, file, role, query, create, update, destroy, hasForm, data, rows, error, refused, isLoading, isValidating } = controller;
   const { reload, draft, setDraft, applyFilters, expanded, toggleDetails, modal, context, heading, openForm: openModal } = controller;
   const { email: userKey } = controller;
   const list = manifest.list;
@@ -149,8 +161,8 @@ export function ListScreen({ manifest, disableVirtualization }: { manifest: Mani
   );
   const mayOpenForm = Boolean(data && hasForm && (create || update));
   useEffect(() => {
-    if (mayOpenForm) whenIdle(() => void (formOverride ? formOverride.preload?.() : loadFormModal()));
-  }, [mayOpenForm, formOverride]);
+    if (mayOpenForm && !rehearsal) whenIdle(() => void (formOverride ? formOverride.preload?.() : loadFormModal()));
+  }, [mayOpenForm, formOverride, rehearsal]);
 
   const rowOverrides = (manifest.screen?.rowActions ?? []).map((n, i) => rowActionOverrides.get(n, { file, path: `/screen/rowActions/${i}` }));
   const rowCalls = placed(manifest, role, 'row').filter(([, a]) => a !== destroy?.[1]);
