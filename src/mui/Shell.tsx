@@ -11,7 +11,8 @@ import MenuItem from '@mui/material/MenuItem';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import { ThemeProvider, type Theme } from '@mui/material/styles';
-import { Fragment, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { Fragment, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import { Link as RouterLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { version } from '../../package.json';
 import { menuFor, type MenuEntry, type MenuGroup, type MenuLink } from '../core/access/access';
@@ -128,10 +129,13 @@ function MainMenu({ menu }: { menu: MenuEntry[] }) {
       while (count < widths.length && used + widths[count] <= room) used += widths[count++];
       setShown(count);
     };
-    fit();
-    if (typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(fit);
+    if (typeof ResizeObserver === 'undefined') return void fit();
+    // The observer's first call comes after the frame's own layout and before its paint: measuring there costs no
+    // layout of its own (measuring here, in the commit, laid the whole page out an extra time on the login's path);
+    // flushSync draws the fitted menu in that same frame.
+    const observer = new ResizeObserver(() => flushSync(fit));
     observer.observe(bar);
+    observer.observe(copy);
     return () => observer.disconnect();
   }, [menu]);
   const draw = (entry: MenuEntry) => (entry.kind === 'group' ? <NavGroup key={entry.label} group={entry} /> : <NavLinkButton key={entry.route} link={entry} />);
@@ -153,18 +157,18 @@ function MainMenu({ menu }: { menu: MenuEntry[] }) {
   );
 }
 
-/** The app shell: "<panel name> <version>", the role's menu from the manifests, the user's e-mail and Logout. */
-export default function Shell() {
-  const panel = usePanel();
-  const navigate = useNavigate();
-  const { user } = useStore(session);
+interface ShellFrameProps {
+  menu: MenuEntry[];
+  email: string | undefined;
+  onLogout(): void;
+  children: ReactNode;
+}
+
+/** The bar ("<panel name> <version>", the menu, the user's e-mail, Logout) above the screen it frames. */
+export function ShellFrame({ menu, email, onLogout, children }: ShellFrameProps) {
   const t = useT();
   const lang = useLang();
   const gridTheme = useCallback((outer: Theme) => withGridLocale(outer, lang), [lang]);
-  const role = user?.role;
-  const menu = useMemo(() => (role ? menuFor(panel.manifests.all, role) : []), [panel.manifests, role]);
-  // The poppers, menus and panels nothing shows yet come once the first rows are drawn, so their first opening does not wait.
-  useEffect(() => afterFirstRows(preloadLaterModules), []);
   return (
     <ThemeProvider theme={gridTheme}>
       <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
@@ -175,32 +179,46 @@ export default function Shell() {
             </Typography>
             {/* One line at any width: what does not fit goes under "More" rather than out of sight. */}
             <MainMenu menu={menu} />
-            <Typography variant="body2" data-testid="user-email" noWrap title={user?.email} sx={{ opacity: 0.9, maxWidth: 220, minWidth: 60, flexShrink: 1 }}>
-              {user?.email}
+            <Typography variant="body2" data-testid="user-email" noWrap title={email} sx={{ opacity: 0.9, maxWidth: 220, minWidth: 60, flexShrink: 1 }}>
+              {email}
             </Typography>
             <ThemeMenu />
             <LanguageSwitch />
             <Divider orientation="vertical" flexItem sx={{ borderColor: 'rgba(255,255,255,0.3)', mx: 1 }} />
-            <Button
-              color="inherit"
-              startIcon={<Logout />}
-              sx={{ flexShrink: 0 }}
-              onClick={async () => {
-                await panel.logout();
-                navigate('/login', { replace: true });
-              }}
-            >
+            <Button color="inherit" startIcon={<Logout />} sx={{ flexShrink: 0 }} onClick={onLogout}>
               {t('Logout')}
             </Button>
           </Toolbar>
         </AppBar>
         <Box component="main" sx={{ flexGrow: 1, p: { xs: 1.5, md: 3 }, maxWidth: 1600, width: '100%', mx: 'auto' }}>
-          <Suspense fallback={<RouteFallback />}>
-            <Outlet />
-          </Suspense>
+          {children}
         </Box>
-        <KeyboardShortcuts />
       </Box>
     </ThemeProvider>
+  );
+}
+
+/** The app shell: the frame with the role's menu from the manifests, and the route's screen in it. */
+export default function Shell() {
+  const panel = usePanel();
+  const navigate = useNavigate();
+  const { user } = useStore(session);
+  const role = user?.role;
+  const menu = useMemo(() => (role ? menuFor(panel.manifests.all, role) : []), [panel.manifests, role]);
+  // The poppers, menus and panels nothing shows yet come once the first rows are drawn, so their first opening does not wait.
+  useEffect(() => afterFirstRows(preloadLaterModules), []);
+  const logout = useCallback(async () => {
+    await panel.logout();
+    navigate('/login', { replace: true });
+  }, [panel, navigate]);
+  return (
+    <>
+      <ShellFrame menu={menu} email={user?.email} onLogout={logout}>
+        <Suspense fallback={<RouteFallback />}>
+          <Outlet />
+        </Suspense>
+      </ShellFrame>
+      <KeyboardShortcuts />
+    </>
   );
 }
