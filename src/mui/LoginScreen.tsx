@@ -9,7 +9,8 @@ import InputLabel from '@mui/material/InputLabel';
 import OutlinedInput from '@mui/material/OutlinedInput';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useTheme } from '@mui/material/styles';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { version } from '../../package.json';
 import { usePanel } from '../core/app/panel';
 import { useT } from '../core/i18n/i18n';
@@ -41,11 +42,22 @@ export default function LoginScreen() {
   const [password, setPassword] = useState('');
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  // The code behind the login downloads while the user types, once this screen is drawn.
-  useEffect(prefetchPanel, []);
+  // The code behind the login downloads while the user types, once this screen is drawn; then the screens a login
+  // lands on are rehearsed, hidden, so the first one after the login draws fast (rehearsal.tsx).
+  // A login stops the rehearsal: the real drawing must not wait behind it.
+  const theme = useTheme();
+  const stopAhead = useRef(() => {});
+  useEffect(
+    () =>
+      (stopAhead.current = prefetchPanel(
+        typeof requestIdleCallback === 'function' ? () => import('./rehearsal').then((m) => m.rehearseHomes(panel, theme)) : undefined,
+      )),
+    [panel, theme],
+  );
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    stopAhead.current();
     setPending(true);
     setError(null);
     try {

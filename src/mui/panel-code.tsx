@@ -43,19 +43,37 @@ export const loadEntityScreen = () => import('./EntityScreen');
 
 /**
  * Fetches the shell, the entity screen and the overrides once the login screen is drawn and the browser is idle
- * (nothing the login screen needs waits for them). A failure is ignored: the routes load them again when needed.
+ * (nothing the login screen needs waits for them), then hands over to `rehearse` (which answers how to stop it).
+ * A failure is ignored: the routes load them again when needed. The returned function stops both.
  */
-export function prefetchPanel(): () => void {
+export function prefetchPanel(rehearse?: () => Promise<() => void>): () => void {
+  let stopped = false;
+  let stopRehearsal = () => {};
   const run = () => {
-    void Shell.preload().catch(() => undefined);
-    void loadEntityScreen().catch(() => undefined);
+    const code = [Shell.preload(), loadEntityScreen()];
+    if (!rehearse) return void Promise.all(code).catch(() => undefined);
+    Promise.all(code)
+      .then(() => (stopped ? undefined : rehearse()))
+      .then((stop) => {
+        if (stop) stopRehearsal = stop;
+        if (stopped) stopRehearsal();
+      })
+      .catch(() => undefined);
   };
   if (typeof requestIdleCallback === 'function') {
     const id = requestIdleCallback(run, { timeout: 1000 });
-    return () => cancelIdleCallback(id);
+    return () => {
+      stopped = true;
+      cancelIdleCallback(id);
+      stopRehearsal();
+    };
   }
   const id = setTimeout(run, 50);
-  return () => clearTimeout(id);
+  return () => {
+    stopped = true;
+    clearTimeout(id);
+    stopRehearsal();
+  };
 }
 
 /**

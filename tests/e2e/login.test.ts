@@ -166,6 +166,36 @@ describe('login screen in Chromium against the real server', () => {
     await page.locator('.MuiDataGrid-row', { hasText: 'slow-list@example.com' }).waitFor();
   });
 
+  it('rehearses the home list hidden while the login screen waits: its styles are in, no call went out, nothing is left on the page', async () => {
+    const calls: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/v1/')) calls.push(request.url());
+    });
+    const errors: string[] = [];
+    page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
+    await page.goto(`${server.url}/login`);
+    const bodyChildren = () => page.evaluate(() => document.body.children.length);
+    const before = await bodyChildren();
+    /** Whether the page holds the grid's rows' styles (no grid was ever shown on it). */
+    const gridStyled = () =>
+      page.evaluate(() =>
+        [...document.styleSheets].some((sheet) => [...sheet.cssRules].some((rule) => rule.cssText.includes('.MuiDataGrid-row'))),
+      );
+    await expect.poll(gridStyled, { timeout: 10_000 }).toBe(true);
+    // Once drawn, the rehearsal is dropped: the page holds the login screen alone again.
+    await expect.poll(bodyChildren).toBe(before);
+    await page.waitForLoadState('networkidle');
+    expect(calls).toEqual([]);
+    expect(errors).toEqual([]);
+    expect(await page.locator('.MuiDataGrid-root').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Login' }).isVisible()).toBe(true);
+    await page.getByLabel('E-mail').fill(ADMIN.email);
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.getByTestId('user-email').waitFor();
+    expect(calls.map((url) => new URL(url).pathname)[0]).toBe('/v1/user/login');
+  });
+
   it('logs out: token, user and cookies are gone, and protected routes go to /login', async () => {
     await loginThroughScreen(page, server);
     await page.getByRole('button', { name: 'Logout' }).click();
