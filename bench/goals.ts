@@ -37,7 +37,7 @@ export const PREVIEW_MS = 300;
 export const LONGEST_TASK_MS = 100;
 
 /** The figures bench/client.ts measures in both apps. */
-export type ClientFigure = 'jsLogin' | 'jsList' | 'loginToRows' | 'edit' | 'rows500' | 'expand';
+export type ClientFigure = 'jsLogin' | 'jsList' | 'loginToRows' | 'loginToRowsPaused' | 'edit' | 'rows500' | 'expand';
 
 export interface ClientGoal {
   figure: ClientFigure;
@@ -52,7 +52,8 @@ export interface ClientGoal {
 export const CLIENT_GOALS: ClientGoal[] = [
   { figure: 'jsLogin', label: 'JS to the login screen', unit: 'kB', ratio: 0.5, max: 155 },
   { figure: 'jsList', label: 'JS to a list (App Info, through login)', unit: 'kB', ratio: 0.95, max: 294 },
-  { figure: 'loginToRows', label: 'login click to first rows', unit: 'ms', ratio: 0.8 },
+  { figure: 'loginToRows', label: 'login click to first rows (typed at once)', unit: 'ms', ratio: 0.8 },
+  { figure: 'loginToRowsPaused', label: 'login click to first rows (typed in 2 s)', unit: 'ms', ratio: 0.8 },
   { figure: 'edit', label: 'row edit click to a filled form', unit: 'ms', max: 81 },
   { figure: 'rows500', label: '500 rows: response to paint', unit: 'ms', max: 60 },
   { figure: 'expand', label: 'details row expand', unit: 'ms', max: 40 },
