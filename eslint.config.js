@@ -5,7 +5,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', '.scratch/', 'kernel/manifest/generated.ts'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', '.tmp/', 'kernel/manifest/generated.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
