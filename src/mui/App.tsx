@@ -1,7 +1,7 @@
 import { RouteFallback } from './RouteFallback';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
-import { guardScreen, HOME_BY_ROLE, screens } from '../core/access/access';
+import { guardScreen, homeRoute, screens } from '../core/access/access';
 import { usePanel } from '../core/app/panel';
 import type { Manifest } from '../../kernel/manifest/types';
 import { session } from '../core/session/session';
@@ -59,7 +59,7 @@ function PublicOnly({ children }: { children: ReactNode }) {
   return (
     <>
       {children}
-      <Navigate to={(user?.role && HOME_BY_ROLE[user.role]) || '/'} replace />
+      <Navigate to={user?.role ? homeRoute(user.role) : '/'} replace />
     </>
   );
 }

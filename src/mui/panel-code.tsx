@@ -3,7 +3,7 @@
 // the server. A screen whose code is already here draws at once instead of suspending: a Suspense fallback shown
 // for a moment makes React hold the content that follows it ~300 ms (DESIGN.md section 6).
 import { lazy, type ComponentType } from 'react';
-import { HOME_BY_ROLE, screens } from '../core/access/access';
+import { homeScreen } from '../core/access/access';
 import type { Manifest, Role } from '../../kernel/manifest/types';
 import { overridesReady } from '../registry/installed';
 import { preloadPieces } from '../registry/lazy-piece';
@@ -49,29 +49,25 @@ export const loadEntityScreen = () => import('./EntityScreen');
 export function prefetchPanel(rehearse?: () => Promise<() => void>): () => void {
   let stopped = false;
   let stopRehearsal = () => {};
-  const run = () => {
-    const code = [Shell.preload(), loadEntityScreen()];
-    if (!rehearse) return void Promise.all(code).catch(() => undefined);
-    Promise.all(code)
-      .then(() => (stopped ? undefined : rehearse()))
+  const run = () =>
+    void Promise.all([Shell.preload(), loadEntityScreen()])
+      .then(() => (stopped || !rehearse ? undefined : rehearse()))
       .then((stop) => {
         if (stop) stopRehearsal = stop;
         if (stopped) stopRehearsal();
       })
       .catch(() => undefined);
-  };
+  let cancel: () => void;
   if (typeof requestIdleCallback === 'function') {
     const id = requestIdleCallback(run, { timeout: 1000 });
-    return () => {
-      stopped = true;
-      cancelIdleCallback(id);
-      stopRehearsal();
-    };
+    cancel = () => cancelIdleCallback(id);
+  } else {
+    const id = setTimeout(run, 50);
+    cancel = () => clearTimeout(id);
   }
-  const id = setTimeout(run, 50);
   return () => {
     stopped = true;
-    clearTimeout(id);
+    cancel();
     stopRehearsal();
   };
 }
@@ -96,6 +92,6 @@ export function screenFor(manifest: Manifest): EagerLazy<{ manifest: Manifest }>
  * login screen and the panel, and React then held the panel back ~300 ms (DESIGN.md section 6).
  */
 export function preloadHomeScreen(manifests: readonly Manifest[], role: Role): Promise<unknown> {
-  const home = screens(manifests).find((m) => m.screen!.route === (HOME_BY_ROLE[role] ?? '/'));
+  const home = homeScreen(manifests, role);
   return Promise.all([Shell.preload(), home && screenFor(home).preload()]);
 }

@@ -9,7 +9,7 @@ import { Component, startTransition, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { MemoryRouter } from 'react-router';
 import { SWRConfig } from 'swr';
-import { HOME_BY_ROLE, menuFor, screens } from '../core/access/access';
+import { homeScreen, menuFor } from '../core/access/access';
 import { PanelContext, type Panel } from '../core/app/panel';
 import type { DataProvider } from '../core/http/data-provider';
 import { rehearsalController, sampleRows } from '../core/list/rehearsal';
@@ -40,10 +40,9 @@ class Quiet extends Component<{ children: ReactNode }, { failed: boolean }> {
 
 /** The generic list screens some role lands on after its login, with that role. */
 export function homeListScreens(manifests: readonly Manifest[]): { manifest: Manifest; role: Role }[] {
-  const shown = screens(manifests);
   return ROLES.flatMap((role) => {
-    const manifest = shown.find((m) => m.screen!.route === (HOME_BY_ROLE[role] ?? '/'));
-    return manifest && manifest.list && !manifest.screen!.override ? [{ manifest, role }] : [];
+    const manifest = homeScreen(manifests, role);
+    return manifest?.list && !manifest.screen!.override ? [{ manifest, role }] : [];
   });
 }
 

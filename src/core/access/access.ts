@@ -31,6 +31,15 @@ export function screens(manifests: readonly Manifest[]): Manifest[] {
   return manifests.filter((m) => m.screen);
 }
 
+/** Where a role lands after its login: its `home`, else `/`. */
+export const homeRoute = (role: Role): string => HOME_BY_ROLE[role] || '/';
+
+/** The manifest whose screen is the role's landing route, if one is. */
+export function homeScreen(manifests: readonly Manifest[], role: Role): Manifest | undefined {
+  const route = homeRoute(role);
+  return manifests.find((m) => m.screen?.route === route);
+}
+
 export interface MenuLink {
   kind: 'link';
   label: string;

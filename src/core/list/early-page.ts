@@ -1,7 +1,7 @@
 // The first page of a role's home list, asked for the moment the login answers, so its rows travel while the
 // screen's code loads and draws; the list controller takes the answer instead of asking again. Kept free of SWR
 // and the live socket: the login screen imports it.
-import { actionOfKind, HOME_BY_ROLE } from '../access/access';
+import { actionOfKind, homeScreen } from '../access/access';
 import type { DataProvider, ListResult } from '../http/data-provider';
 import type { ActionDecl, Manifest, Role } from '../../../kernel/manifest/types';
 import { parseListQuery, toApiParams } from './list-query';
@@ -62,9 +62,8 @@ export function preloadFirstPage(panel: Panel, manifest: Manifest, role: Role, t
  * @example await preloadHomePage(panel, 'customercare') // the App Info list's first page
  */
 export function preloadHomePage(panel: Panel, role: Role, token?: string): Promise<unknown> {
-  const home = HOME_BY_ROLE[role] || '/';
-  const screen = panel.manifests.all.find((m) => m.screen?.route === home && m.list);
-  return screen ? preloadFirstPage(panel, screen, role, token) : Promise.resolve();
+  const screen = homeScreen(panel.manifests.all, role);
+  return screen?.list ? preloadFirstPage(panel, screen, role, token) : Promise.resolve();
 }
 
 /** The early page of this list call and parameters, once: undefined when there is none, or it is too old. */

@@ -1,13 +1,12 @@
 // A list screen's controller for a rehearsal: the screen drawn once, hidden, before anyone uses it (while the login
 // screen waits for the user), so its first real drawing runs code the browser has already compiled and styles
 // already inserted. Its rows are made up from the manifest; it fetches nothing and every change is a no-op.
-import { actionOfKind } from '../access/access';
 import { fieldSchema } from '../../../kernel/manifest/fields';
 import type { Manifest, Role } from '../../../kernel/manifest/types';
 import type { ListContextValue } from './list-context';
 import { parseListQuery, toApiParams } from './list-query';
 import { ExpandedRows } from './expanded-rows';
-import type { ListController, Row } from './use-list-controller';
+import { hasFormOf, listCallsOf, type ListController, type Row } from './use-list-controller';
 
 /** A made-up value of a column, of the type its schema gives (so each kind of cell is drawn). */
 function sampleValue(manifest: Manifest, field: string, i: number): unknown {
@@ -51,8 +50,7 @@ export function rehearsalController(manifest: Manifest, file: string, role: Role
   const expanded = new ExpandedRows();
   return {
     manifest, file, role, email: '', query, setQuery: nothing, routeParams: {}, callParams: {}, apiParams: toApiParams(query),
-    listAction: actionOfKind(manifest, 'list', role), create: actionOfKind(manifest, 'create', role), update: actionOfKind(manifest, 'update', role),
-    destroy: actionOfKind(manifest, 'destroy', role), hasForm: Boolean(manifest.form?.fields?.length || manifest.form?.override),
+    ...listCallsOf(manifest, role), hasForm: hasFormOf(manifest),
     data: { rows, count: rows.length }, rows, refused: false, isLoading: false, isValidating: false, filtered: false, heading: manifest.title,
     reload: nothing, draft: {}, setDraft: nothing, applyFilters: nothing, clearFilters: nothing, setPage: nothing, setPageSize: nothing, setSort: nothing,
     expanded, toggleDetails: expanded.toggle, modal: null, openForm: nothing, closeModal: nothing, context,

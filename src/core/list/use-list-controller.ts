@@ -81,6 +81,19 @@ export interface ListController {
   context: ListContextValue;
 }
 
+/** The calls of the generic list screen `role` may make (one object per manifest and role where memoised). */
+export function listCallsOf(manifest: Manifest, role: Role): Pick<ListController, 'listAction' | 'create' | 'update' | 'destroy'> {
+  return {
+    listAction: actionOfKind(manifest, 'list', role),
+    create: actionOfKind(manifest, 'create', role),
+    update: actionOfKind(manifest, 'update', role),
+    destroy: actionOfKind(manifest, 'destroy', role),
+  };
+}
+
+/** Whether the list's records open in a form: the generic one (declared fields) or the manifest's override. */
+export const hasFormOf = (manifest: Manifest): boolean => Boolean(manifest.form?.fields?.length || manifest.form?.override);
+
 /** The controller of the list screen of `manifest`; a MUI (or any) view only draws what it returns. */
 export function useListController(manifest: Manifest): ListController {
   const panel = usePanel();
@@ -95,16 +108,8 @@ export function useListController(manifest: Manifest): ListController {
   const callParams = useMemo(() => JSON.parse(callParamsKey) as Record<string, string>, [callParamsKey]);
 
   // One object per manifest and role: the screen's memoised pieces (the row actions, the grid's columns) depend on them.
-  const { listAction, create, update, destroy } = useMemo(
-    () => ({
-      listAction: actionOfKind(manifest, 'list', role),
-      create: actionOfKind(manifest, 'create', role),
-      update: actionOfKind(manifest, 'update', role),
-      destroy: actionOfKind(manifest, 'destroy', role),
-    }),
-    [manifest, role],
-  );
-  const hasForm = Boolean(manifest.form?.fields?.length || manifest.form?.override);
+  const { listAction, create, update, destroy } = useMemo(() => listCallsOf(manifest, role), [manifest, role]);
+  const hasForm = hasFormOf(manifest);
 
   const apiParams = { ...callParams, ...toApiParams(query) };
   const paramsKey = JSON.stringify(apiParams);
