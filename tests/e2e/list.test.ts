@@ -77,7 +77,7 @@ describe('the generic list screen with more than 500 rows', () => {
   });
 
   it('opens a details row that shows every field of the record', async () => {
-    await page.goto(`${server.url}/platforms?sort=id`);
+    await page.goto(`${server.url}/platforms?sort=name`);
     const row = page.locator('.MuiDataGrid-row', { hasText: 'platform-001' });
     await row.waitFor();
     const next = page.locator('.MuiDataGrid-row', { hasText: 'platform-002' });
@@ -96,7 +96,7 @@ describe('the generic list screen with more than 500 rows', () => {
   });
 
   it('opens and closes a details row from the keyboard, the Details button keeping the focus and saying whether it is open', async () => {
-    await page.goto(`${server.url}/platforms?sort=id`);
+    await page.goto(`${server.url}/platforms?sort=name`);
     const row = page.locator('.MuiDataGrid-row', { hasText: 'platform-003' });
     await row.waitFor();
     const next = page.locator('.MuiDataGrid-row', { hasText: 'platform-004' });
@@ -116,7 +116,7 @@ describe('the generic list screen with more than 500 rows', () => {
   });
 
   it("names a row's buttons in a tooltip on hover and on keyboard focus, and asks before a delete", async () => {
-    await page.goto(`${server.url}/platforms?sort=id`);
+    await page.goto(`${server.url}/platforms?sort=name`);
     const row = page.locator('.MuiDataGrid-row', { hasText: 'platform-006' });
     await row.waitFor();
     await row.getByRole('button', { name: 'Edit' }).hover();
@@ -140,7 +140,7 @@ describe('the generic list screen with more than 500 rows', () => {
   });
 
   it('acts on the rows of the new page after Next: Details and Edit of a row of page 2 show that row', async () => {
-    await page.goto(`${server.url}/platforms?sort=id&size=50`);
+    await page.goto(`${server.url}/platforms?sort=name&size=50`);
     await page.locator('.MuiDataGrid-row', { hasText: 'platform-001' }).waitFor();
     await page.getByRole('button', { name: 'Go to next page' }).click();
     const row = page.locator('.MuiDataGrid-row', { hasText: 'platform-052' });
