@@ -63,9 +63,10 @@ describe('what each screen downloads', () => {
     const panelCode = /node_modules\/(@mui\/x-data-grid|@rjsf|socket\.io-client|swr)\/|^overrides\/(?!names\.ts$)|^src\/i18n\/ru\.json$|^src\/mui\/(Shell|ListScreen|FormModal|DataTable)\.tsx$/;
     expect(modules.filter((m) => panelCode.test(m))).toEqual([]);
     // While the user types, the code behind the login is fetched ahead (but no form code and no Russian dictionary).
+    // It starts when the browser is first idle (at most 1 s after the screen showed): poll until it came.
+    const ahead = (modules: string[]) => modules.includes('src/mui/Shell.tsx') && modules.some((m) => m.startsWith('node_modules/@mui/x-data-grid/'));
+    await expect.poll(async () => ahead(await modulesLoaded(page)), { timeout: 15_000 }).toBe(true);
     const later = await modulesLoaded(page);
-    expect(later).toContain('src/mui/Shell.tsx');
-    expect(later.some((m) => m.startsWith('node_modules/@mui/x-data-grid/'))).toBe(true);
     expect(later.filter((m) => /node_modules\/@rjsf\/|^src\/i18n\/ru\.json$/.test(m))).toEqual([]);
   });
 
@@ -103,7 +104,8 @@ describe('what each screen downloads', () => {
     // Nor the code of what the grid's menus, panels, tooltips and lookups pop up: it follows the rows...
     const popups = /node_modules\/(@popperjs\/|@mui\/material\/(Popper|Autocomplete|useAutocomplete|Tabs|Tab)\/)/;
     expect(modules.filter((m) => popups.test(m))).toEqual([]);
-    expect((await modulesLoaded(page)).filter((m) => popups.test(m)).length).toBeGreaterThan(0);
+    // (Playwright's networkidle was reached before the login click, so it does not wait here: poll until they came.)
+    await expect.poll(async () => (await modulesLoaded(page)).filter((m) => popups.test(m)).length, { timeout: 15_000 }).toBeGreaterThan(0);
     // ...and the grid's column chooser, a popup, opens with the list's columns.
     await page.getByRole('button', { name: 'Columns' }).click();
     await page.getByRole('checkbox', { name: 'Email' }).waitFor();
