@@ -6,13 +6,13 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, launchBrowser, startServer, type RunningServer } from './harness';
+import { ADMIN, launchBrowser, networkQuiet, startServer, type RunningServer } from './harness';
 
 const chunks = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../dist/.vite/chunks.json'), 'utf8')) as Record<string, string[]>;
 
 /** The modules of every script the page fetched (requested by page time `until`, when given), once the network has been quiet. */
 async function modulesLoaded(page: Page, until = Infinity): Promise<string[]> {
-  await page.waitForLoadState('networkidle');
+  await networkQuiet(page);
   const scripts = await page.evaluate(
     (t) =>
       performance
@@ -104,7 +104,7 @@ describe('what each screen downloads', () => {
     // Nor the code of what the grid's menus, panels, tooltips and lookups pop up: it follows the rows...
     const popups = /node_modules\/(@popperjs\/|@mui\/material\/(Popper|Autocomplete|useAutocomplete|Tabs|Tab)\/)/;
     expect(modules.filter((m) => popups.test(m))).toEqual([]);
-    // (Playwright's networkidle was reached before the login click, so it does not wait here: poll until they came.)
+    // (They are fetched once the browser is idle after the rows, which may come after a quiet half second: polled.)
     await expect.poll(async () => (await modulesLoaded(page)).filter((m) => popups.test(m)).length, { timeout: 15_000 }).toBeGreaterThan(0);
     // ...and the grid's column chooser, a popup, opens with the list's columns.
     await page.getByRole('button', { name: 'Columns' }).click();

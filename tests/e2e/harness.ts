@@ -149,6 +149,26 @@ export async function loginThroughScreen(page: Page, server: RunningServer, emai
 }
 
 /**
+ * Waits until the page has started and ended no request for `quietMs`. Playwright's `networkidle` is a state of
+ * the page's last navigation: once reached it is never waited for again, and in the panel (one navigation, then
+ * the app routes itself) a wait for it after a click returns at once.
+ * @example await networkQuiet(page); expect(listCalls).toHaveLength(1)
+ */
+export async function networkQuiet(page: Page, quietMs = 500, timeoutMs = 15_000): Promise<void> {
+  let last = Date.now();
+  const seen = () => void (last = Date.now());
+  page.on('request', seen).on('requestfinished', seen).on('requestfailed', seen);
+  try {
+    for (const end = Date.now() + timeoutMs; Date.now() - last < quietMs; ) {
+      if (Date.now() > end) throw new Error(`the page's network was never quiet for ${quietMs} ms within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    page.off('request', seen).off('requestfinished', seen).off('requestfailed', seen);
+  }
+}
+
+/**
  * Opens a select (or combobox) with a click and clicks one of its options. When no list of options shows within 5 s
  * the click is made again: on a loaded machine a click can land while the layout moves under it (a dialog
  * re-centring as its content grows), and it misses the field as a person's click would.

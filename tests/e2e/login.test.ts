@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN, launchBrowser, loginThroughScreen, startServer, type RunningServer } from './harness';
+import { ADMIN, launchBrowser, loginThroughScreen, networkQuiet, startServer, type RunningServer } from './harness';
 
 describe('login screen in Chromium against the real server', () => {
   let server: RunningServer;
@@ -110,7 +110,7 @@ describe('login screen in Chromium against the real server', () => {
     await expect.poll(() => listCalls.length).toBe(1);
     release();
     await page.getByRole('columnheader', { name: 'Email' }).waitFor();
-    await page.waitForLoadState('networkidle');
+    await networkQuiet(page);
     expect(listCalls).toHaveLength(1);
     expect(new URL(listCalls[0]).searchParams.get('page')).toBe('1');
   });
@@ -184,7 +184,7 @@ describe('login screen in Chromium against the real server', () => {
     await expect.poll(gridStyled, { timeout: 10_000 }).toBe(true);
     // Once drawn, the rehearsal is dropped: the page holds the login screen alone again.
     await expect.poll(bodyChildren).toBe(before);
-    await page.waitForLoadState('networkidle');
+    await networkQuiet(page);
     expect(calls).toEqual([]);
     expect(errors).toEqual([]);
     expect(await page.locator('.MuiDataGrid-root').count()).toBe(0);
