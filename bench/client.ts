@@ -25,7 +25,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { ADMIN, launchBrowser, startServer, type RunningServer } from '../tests/e2e/harness.ts';
+import { ADMIN, launchBrowser, networkQuiet, startServer, type RunningServer } from '../tests/e2e/harness.ts';
 import { startFront, type Front } from './front.ts';
 import { option } from './options.ts';
 import { CLIENT_GOALS, type ClientFigure } from './goals.ts';
@@ -212,17 +212,8 @@ async function timed(page: Page, target: Target, act: () => Promise<void>): Prom
   return { painted: painted.painted, click };
 }
 
-/** Waits until the page fetched nothing for a second (the panel preloads code when a list is idle). */
-async function settle(page: Page): Promise<void> {
-  let last = -1;
-  let quietSince = Date.now();
-  for (const end = Date.now() + 8000; Date.now() < end; ) {
-    const count = await page.evaluate(() => performance.getEntriesByType('resource').length);
-    if (count !== last) [last, quietSince] = [count, Date.now()];
-    else if (Date.now() - quietSince >= 1000) return;
-    await page.waitForTimeout(200);
-  }
-}
+/** Waits until the page fetched nothing for a second (the panel preloads code when a list is idle), 8 s at most. */
+const settle = (page: Page): Promise<void> => networkQuiet(page, 1000, 8000).catch(() => undefined);
 
 async function login(page: Page, app: App, who: { email: string; password: string }): Promise<void> {
   await page.getByLabel(app.userLabel).fill(who.email);
