@@ -162,10 +162,12 @@ interface ShellFrameProps {
   email: string | undefined;
   onLogout(): void;
   children: ReactNode;
+  /** false where the page already shows one (the login screen under a rehearsal): one language switch a page. */
+  languageSwitch?: boolean;
 }
 
 /** The bar ("<panel name> <version>", the menu, the user's e-mail, Logout) above the screen it frames. */
-export function ShellFrame({ menu, email, onLogout, children }: ShellFrameProps) {
+export function ShellFrame({ menu, email, onLogout, children, languageSwitch = true }: ShellFrameProps) {
   const t = useT();
   const lang = useLang();
   const gridTheme = useCallback((outer: Theme) => withGridLocale(outer, lang), [lang]);
@@ -183,7 +185,7 @@ export function ShellFrame({ menu, email, onLogout, children }: ShellFrameProps)
               {email}
             </Typography>
             <ThemeMenu />
-            <LanguageSwitch />
+            {languageSwitch && <LanguageSwitch />}
             <Divider orientation="vertical" flexItem sx={{ borderColor: 'rgba(255,255,255,0.3)', mx: 1 }} />
             <Button color="inherit" startIcon={<Logout />} sx={{ flexShrink: 0 }} onClick={onLogout}>
               {t('Logout')}

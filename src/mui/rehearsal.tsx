@@ -64,7 +64,8 @@ function drawOne(panel: Panel, theme: Theme, manifest: Manifest, role: Role, don
           <PanelContext.Provider value={quietPanel}>
             <SWRConfig value={{ provider: () => new Map(), shouldRetryOnError: false, revalidateOnFocus: false }}>
               <MemoryRouter initialEntries={[manifest.screen!.route]}>
-                <ShellFrame menu={menuFor(panel.manifests.all, role)} email="" onLogout={noop}>
+                {/* The login screen has its own language switch (its code is compiled already): the page keeps one. */}
+                <ShellFrame menu={menuFor(panel.manifests.all, role)} email="" onLogout={noop} languageSwitch={false}>
                   <ListView controller={controller} rehearsal />
                 </ShellFrame>
               </MemoryRouter>
