@@ -54,28 +54,6 @@ export function detailsHeight(manifest: Manifest): number {
   return Math.ceil(detailFields(manifest).length / DETAIL_COLUMNS) * DETAIL_LINE + DETAIL_PADDING + DETAIL_BORDER;
 }
 
-/**
- * The width of the browser's scrollbars, measured on a probe of its own while the page is small (this module loads
- * ahead, behind the login screen), and again by the table's next drawing after the zoom changed. The grid would
- * otherwise measure it in its first layout effect: a forced layout of the page with the new grid in it, whose probe
- * then leaves the layout dirty for the grid's own measuring (one full layout more per list shown; issue 14). The
- * panel styles no scrollbar, so the probe's are the grid's.
- */
-const scrollbar = { ratio: 0, width: 0 };
-function scrollbarWidth(): number | undefined {
-  if (typeof document === 'undefined' || !document.body) return undefined;
-  if (scrollbar.ratio !== devicePixelRatio) {
-    const probe = document.createElement('div');
-    probe.style.cssText = 'position:absolute;top:-200px;width:99px;height:99px;overflow:scroll;visibility:hidden';
-    document.body.appendChild(probe);
-    scrollbar.width = probe.offsetWidth - probe.clientWidth;
-    probe.remove();
-    scrollbar.ratio = devicePixelRatio;
-  }
-  return scrollbar.width;
-}
-scrollbarWidth();
-
 const measurers = new Map<string, TextWidth>();
 const DIGITS = /[0-9]/g;
 const WIDTHS_KEPT = 20000;
@@ -456,7 +434,6 @@ export const DataTable = memo(function DataTable({ manifest, file, rows, loading
         slots={GRID_SLOTS}
         localeText={localeText}
         disableVirtualization={disableVirtualization}
-        scrollbarSize={scrollbarWidth()}
         sx={gridStyles}
       />
     </DetailsContext.Provider>
