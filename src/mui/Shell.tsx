@@ -27,6 +27,7 @@ import { LanguageSwitch } from './LanguageSwitch';
 import { PANEL_NAME } from './theme';
 import { withGridLocale } from './grid-locale';
 import { preloadLaterModules } from './later/later';
+import { RippleWarmUp } from './RippleWarmUp';
 
 const navButton = { color: 'inherit', px: 1, minWidth: 0, flexShrink: 0, whiteSpace: 'nowrap', opacity: 0.85, '& .MuiButton-endIcon': { ml: 0.25 }, '&.active': { opacity: 1, bgcolor: 'rgba(255,255,255,0.16)' } } as const;
 
@@ -221,6 +222,7 @@ export default function Shell() {
         </Suspense>
       </ShellFrame>
       <KeyboardShortcuts />
+      <RippleWarmUp />
     </>
   );
 }

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chooseOption, launchBrowser, loginThroughScreen, type RunningServer, startServer } from './harness';
+import { chooseOption, launchBrowser, loginThroughScreen, networkQuiet, type RunningServer, startServer } from './harness';
 
 const ROWS = 520;
 
@@ -74,6 +74,26 @@ describe('the generic list screen with more than 500 rows', () => {
     await clear.click();
     await page.getByTestId('list-count').filter({ hasText: `${ROWS} total` }).waitFor();
     expect(await clear.isDisabled()).toBe(true);
+  });
+
+  it("draws a button press's ripple once ahead, unseen, when the rows are drawn: its styles are in before the first press, and nothing is left", async () => {
+    // A new document with the session: no button was pressed on it.
+    await page.goto(`${server.url}/platforms?sort=name`);
+    await page.locator('.MuiDataGrid-row', { hasText: 'platform-001' }).waitFor();
+    const rippleStyled = () =>
+      page.evaluate(() => [...document.styleSheets].some((sheet) => [...sheet.cssRules].some((rule) => rule.cssText.includes('.MuiTouchRipple-rippleVisible'))));
+    await expect.poll(rippleStyled, { timeout: 10_000 }).toBe(true);
+    await networkQuiet(page);
+    expect(await page.getByTestId('ripple-warm-up').count()).toBe(0);
+    expect(await page.locator('.MuiTouchRipple-ripple').count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
+    // The first press still draws its ripple, where it was pressed.
+    const details = page.locator('.MuiDataGrid-row', { hasText: 'platform-001' }).getByRole('button', { name: 'Details' });
+    const box = (await details.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await expect.poll(() => details.locator('.MuiTouchRipple-ripple').count()).toBe(1);
+    await page.mouse.up();
   });
 
   it('opens a details row that shows every field of the record', async () => {
