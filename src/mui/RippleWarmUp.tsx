@@ -3,6 +3,7 @@
 // first press spent ~25 ms more than later ones before the click was handled (trace, issue 14). This draws one
 // ripple, unseen, once the first rows are drawn and the browser is idle, so the styles and the code are in before.
 import MuiTouchRipple, { type TouchRippleActions, type TouchRippleProps } from '@mui/material/ButtonBase/TouchRipple';
+import { touchRippleClasses } from '@mui/material/ButtonBase';
 import { useEffect, useRef, useState, type ComponentType, type Ref } from 'react';
 import { afterFirstRows } from '../core/app/panel';
 
@@ -15,16 +16,24 @@ export function RippleWarmUp() {
   const [state, setState] = useState<'waiting' | 'drawing' | 'done'>('waiting');
   const ripple = useRef<TouchRippleActions>(null);
   useEffect(() => afterFirstRows(() => setState((s) => (s === 'waiting' ? 'drawing' : s))), []);
+  const host = useRef<HTMLSpanElement>(null);
   useEffect(() => {
     if (state !== 'drawing') return;
     ripple.current?.pulsate();
-    // The ripple is drawn by the render the pulsate asks for; the frame after it, all is in.
-    const frame = requestAnimationFrame(() => setState('done'));
+    // Done once the ripple is in the page (its styles are inserted before it is): the render the pulsate asks for
+    // can come after the next frame on a busy machine. A ripple never drawn is given up after a second of frames.
+    let frames = 0;
+    let frame = 0;
+    const check = () => {
+      if (host.current?.querySelector(`.${touchRippleClasses.ripple}`) || ++frames > 60) setState('done');
+      else frame = requestAnimationFrame(check);
+    };
+    frame = requestAnimationFrame(check);
     return () => cancelAnimationFrame(frame);
   }, [state]);
   if (state !== 'drawing') return null;
   return (
-    <span aria-hidden="true" style={HIDDEN} data-testid="ripple-warm-up">
+    <span ref={host} aria-hidden="true" style={HIDDEN} data-testid="ripple-warm-up">
       <TouchRipple ref={ripple} center />
     </span>
   );
