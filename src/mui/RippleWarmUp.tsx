@@ -6,6 +6,7 @@ import MuiTouchRipple, { type TouchRippleActions, type TouchRippleProps } from '
 import { touchRippleClasses } from '@mui/material/ButtonBase';
 import { useEffect, useRef, useState, type ComponentType, type Ref } from 'react';
 import { afterFirstRows } from '../core/app/panel';
+import { whenDrawn } from './when-drawn';
 
 /** MUI declares it as the render function it wraps; it is the forwardRef component ButtonBase draws. */
 const TouchRipple = MuiTouchRipple as unknown as ComponentType<TouchRippleProps & { ref: Ref<TouchRippleActions> }>;
@@ -13,25 +14,17 @@ const HIDDEN = { position: 'fixed', top: 0, left: 0, width: 8, height: 8, overfl
 
 /** Draws nothing a user sees; leaves nothing on the page once its ripple was drawn. */
 export function RippleWarmUp() {
-  const [state, setState] = useState<'waiting' | 'drawing' | 'done'>('waiting');
+  const [drawing, setDrawing] = useState(false);
   const ripple = useRef<TouchRippleActions>(null);
-  useEffect(() => afterFirstRows(() => setState((s) => (s === 'waiting' ? 'drawing' : s))), []);
   const host = useRef<HTMLSpanElement>(null);
+  useEffect(() => afterFirstRows(() => setDrawing(true)), []);
   useEffect(() => {
-    if (state !== 'drawing') return;
+    if (!drawing || !host.current) return;
     ripple.current?.pulsate();
-    // Done once the ripple is in the page (its styles are inserted before it is): the render the pulsate asks for
-    // can come after the next frame on a busy machine. A ripple never drawn is given up after a second of frames.
-    let frames = 0;
-    let frame = 0;
-    const check = () => {
-      if (host.current?.querySelector(`.${touchRippleClasses.ripple}`) || ++frames > 60) setState('done');
-      else frame = requestAnimationFrame(check);
-    };
-    frame = requestAnimationFrame(check);
-    return () => cancelAnimationFrame(frame);
-  }, [state]);
-  if (state !== 'drawing') return null;
+    // Dropped once the ripple is in the page (its styles are inserted before it is), a second at most.
+    return whenDrawn(host.current, `.${touchRippleClasses.ripple}`, 1000, () => setDrawing(false));
+  }, [drawing]);
+  if (!drawing) return null;
   return (
     <span ref={host} aria-hidden="true" style={HIDDEN} data-testid="ripple-warm-up">
       <TouchRipple ref={ripple} center />

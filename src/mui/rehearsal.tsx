@@ -17,6 +17,7 @@ import { session } from '../core/session/session';
 import { ROLES, type Manifest, type Role } from '../../kernel/manifest/types';
 import { ListView } from './ListScreen';
 import { ShellFrame } from './Shell';
+import { whenDrawn } from './when-drawn';
 
 /** Rows a rehearsal draws: enough to fill the screen's first view. */
 const ROWS = 20;
@@ -75,23 +76,18 @@ function drawOne(panel: Panel, theme: Theme, manifest: Manifest, role: Role, don
       </Quiet>,
     ),
   );
-  let frame = 0;
   let stopped = false;
   const stop = () => {
     if (stopped) return;
     stopped = true;
-    cancelAnimationFrame(frame);
+    unwatch();
     root.unmount();
     host.remove();
   };
-  const giveUp = performance.now() + GIVE_UP_MS;
-  const watch = () => {
-    if (host.querySelector('.MuiDataGrid-row') || performance.now() > giveUp) {
-      stop();
-      done();
-    } else frame = requestAnimationFrame(watch);
-  };
-  frame = requestAnimationFrame(watch);
+  const unwatch = whenDrawn(host, '.MuiDataGrid-row', GIVE_UP_MS, () => {
+    stop();
+    done();
+  });
   return stop;
 }
 
