@@ -5,7 +5,7 @@ import type { Capabilities } from './database.ts';
 import { isEmailField, type EntityModel } from '../crud/model.ts';
 import { listIndexes } from './indexes.ts';
 import { syncTextSearch } from './text-search.ts';
-import { buildIndex } from './index-build.ts';
+import { indexBuilder, type IndexBuilder } from './index-build.ts';
 
 const onDeleteSql = { restrict: 'restrict', cascade: 'cascade', setNull: 'set null' } as const;
 
@@ -45,6 +45,15 @@ async function uniqueIgnoringCase(db: Kysely<any>, model: EntityModel, fields: s
 }
 
 export async function syncSchema(db: Kysely<any>, caps: Capabilities, models: EntityModel[], databaseUrl?: string): Promise<void> {
+  const indexes = indexBuilder(db, caps, databaseUrl);
+  try {
+    await syncModels(db, caps, models, indexes);
+  } finally {
+    await indexes.close();
+  }
+}
+
+async function syncModels(db: Kysely<any>, caps: Capabilities, models: EntityModel[], indexes: IndexBuilder): Promise<void> {
   const existing = new Map<string, Set<string>>();
   for (const table of await db.introspection.getTables()) {
     existing.set(table.name, new Set(table.columns.map((c) => c.name)));
@@ -98,7 +107,7 @@ export async function syncSchema(db: Kysely<any>, caps: Capabilities, models: En
       if (fields.some((f) => isEmailField(model, f))) await uniqueIgnoringCase(db, model, fields);
       else {
         const name = indexName('ux', model.table, fields);
-        await buildIndex(db, caps, databaseUrl, name, db.schema.createIndex(name).ifNotExists().unique().on(model.table).columns(fields));
+        await indexes.build(name, db.schema.createIndex(name).ifNotExists().unique().on(model.table).columns(fields));
       }
     }
     const indexed = new Set<string>();
@@ -113,9 +122,9 @@ export async function syncSchema(db: Kysely<any>, caps: Capabilities, models: En
       if (indexed.has(key) || key === 'id') continue;
       indexed.add(key);
       const name = indexName('ix', model.table, fields);
-      await buildIndex(db, caps, databaseUrl, name, db.schema.createIndex(name).ifNotExists().on(model.table).columns(fields));
+      await indexes.build(name, db.schema.createIndex(name).ifNotExists().on(model.table).columns(fields));
     }
-    const note = await syncTextSearch(db, caps, model, databaseUrl);
+    const note = await syncTextSearch(db, caps, model, indexes);
     if (note) console.warn(note);
   }
 }

@@ -9,7 +9,7 @@
 // Values shorter than 3 characters cannot use a trigram index: they still give the same rows, by a scan.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Capabilities } from './database.ts';
-import { buildIndex } from './index-build.ts';
+import type { IndexBuilder } from './index-build.ts';
 import type { EntityModel } from '../crud/model.ts';
 
 /** Own columns with a contains filter declared `index: trigram`. */
@@ -26,7 +26,7 @@ const GIN_PENDING_LIST_KB = 64;
 export const ftsTable = (model: EntityModel) => `fts_${model.table}`;
 
 /** Creates what serves the model's trigram filters; returns a line for the log when it could not. */
-export async function syncTextSearch(db: Kysely<any>, caps: Capabilities, model: EntityModel, databaseUrl?: string): Promise<string | undefined> {
+export async function syncTextSearch(db: Kysely<any>, caps: Capabilities, model: EntityModel, indexes: IndexBuilder): Promise<string | undefined> {
   const fields = trigramFields(model);
   if (!fields.length) return undefined;
   if (caps.name === 'postgres') {
@@ -38,7 +38,7 @@ export async function syncTextSearch(db: Kysely<any>, caps: Capabilities, model:
     for (const field of fields) {
       const name = `trgm_lower_${model.table}_${field}`.slice(0, 63);
       const index = sql`create index if not exists ${sql.id(name)} on ${sql.table(model.table)} using gin (lower(${sql.ref(field)}) gin_trgm_ops)`;
-      await buildIndex(db, caps, databaseUrl, name, { compile: () => index.compile(db) });
+      await indexes.build(name, { compile: () => index.compile(db) });
       // Every query reads the whole pending list of new entries (4 MB by default: 8 ms on a query that matches
       // nothing); a small one keeps that under a tenth of a millisecond while inserts still go in batches.
       await sql`alter index ${sql.id(name)} set (gin_pending_list_limit = ${sql.lit(GIN_PENDING_LIST_KB)})`.execute(db);
