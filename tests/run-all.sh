@@ -4,26 +4,37 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 npx tsx scripts/build/manifest-types.ts
+
+# The server files start at once and run beside everything else, one file at a time: they need neither the build
+# nor the browser, and they spend much of their time waiting on sockets and databases. The browser files run after
+# the build, one at a time too: one server file and one browser file at once, never two browser files (two
+# Chromiums and two servers on two cores made MUI menus miss their 30 s). Every file has its own port, data
+# directory and PostgreSQL database. The server files' report is printed when all is done, after the browser
+# files' report.
+server_log="$(mktemp)"
+e2e_log="$(mktemp)"
+server_pid=""
+stop_server_files() {
+  if [ -n "$server_pid" ]; then kill -- "-$server_pid" 2>/dev/null || true; fi
+  rm -f "$server_log" "$e2e_log"
+}
+trap stop_server_files EXIT
+# A process group of its own, so a failed step stops the whole of it.
+setsid npx vitest run --project server >"$server_log" 2>&1 &
+server_pid=$!
+echo "Server files run alongside the other steps; their report follows at the end."
+
 npx tsc --noEmit -p tsconfig.json
 npx eslint .
 npx depcruise kernel server src overrides scripts tests bench vite.config.ts
 npx vite build --logLevel warn
 npx vitest run --project unit
 
-# The server files and the browser files run side by side, each suite one file at a time, in two Vitest processes:
-# one server file and one browser file at once, never two browser files (two Chromiums and two servers on two cores
-# made MUI menus miss their 30 s). Every file has its own port, data directory and PostgreSQL database. The server
-# files' report is printed when both are done, after the browser files' report.
-server_log="$(mktemp)"
-e2e_log="$(mktemp)"
-trap 'rm -f "$server_log" "$e2e_log"' EXIT
-npx vitest run --project server >"$server_log" 2>&1 &
-server_pid=$!
-echo "Server files run alongside the browser files; their report follows."
 e2e_status=0
 npx vitest run --project e2e 2>&1 | tee "$e2e_log" || e2e_status=$?
 server_status=0
 wait "$server_pid" || server_status=$?
+server_pid=""
 cat "$server_log"
 # A run's last lines are what a reader of a CI log sees first: when a browser file failed, its failures are
 # printed again after the server files' report.
