@@ -26,8 +26,11 @@ function filesUnder(dir: string): string[] {
     .sort();
 }
 
-/** One client's loop: add a whitelabel, edit it a few times (new CSS and feUrl together), delete it, again. */
-async function writeLoop(server: ServerProcess, token: string, client: number, running: () => boolean) {
+/**
+ * One client's loop: add a whitelabel, edit it a few times (new CSS and feUrl together), delete it, again.
+ * `acknowledged` is called after each add the server answered with success.
+ */
+async function writeLoop(server: ServerProcess, token: string, client: number, running: () => boolean, acknowledged: () => void) {
   const send = (path: string, form: Record<string, string | { filename: string; content: Buffer | string; type?: string }>) => {
     const body = multipartBody(form);
     return fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: token, 'content-type': body.contentType }, body: new Uint8Array(body.payload) })
@@ -39,6 +42,7 @@ async function writeLoop(server: ServerProcess, token: string, client: number, r
     const name = `c${client}x${round}x${Date.now()}`;
     const added = await send('/v1/admin/whitelabel/add', { ...whitelabelForm(name, { cssConfig: sheet(`${name}-0`) }), feUrl: `https://x.example.com/${name}-0` }).catch(() => undefined);
     if (!added?.result) continue;
+    acknowledged();
     for (let edit = 1; edit <= 3 && running(); edit++) {
       await send('/v1/admin/whitelabel/edit', {
         id: String(added.data!.id),
@@ -65,7 +69,11 @@ for (const dialect of DIALECTS) {
           server = await startServerProcess(dataDir, env);
           const token = await server.login();
           let running = true;
-          const loops = Promise.all([1, 2, 3, 4].map((client) => writeLoop(server!, token, client, () => running)));
+          let added = 0;
+          const loops = Promise.all([1, 2, 3, 4].map((client) => writeLoop(server!, token, client, () => running, () => added++)));
+          // The kill comes at a random time once writes are going through: on a busy machine the first ones can take
+          // longer than the whole random window, and a kill before any was stored would leave nothing to check.
+          for (const giveUp = Date.now() + 30_000; added === 0 && Date.now() < giveUp; ) await sleep(20);
           await sleep(300 + random() * 700);
           await server.kill();
           running = false;
