@@ -1,9 +1,9 @@
 // Building an index over a table that already holds rows (schema sync at start, issue 14): on PostgreSQL the pool's
 // connections stop any statement after 15 s, and an index over a million rows takes ~30 s on two cores (a trigram
 // index) or several seconds (a b-tree), so the server would not start. Missing indexes are built on a connection of
-// the sync's own with no time limit, opened at the first one missing and closed when the sync ends; an index that
-// exists costs a catalogue lookup and no connection. (A connection per index made a first start on an empty
-// database take ~7 s on two cores, most of it in 150 connection set-ups.)
+// the sync's own with no time limit, opened at the first one missing and closed when the sync ends. Which indexes
+// exist is read from the catalogue once per sync. (A connection per index made a first start on an empty database
+// take ~7 s on two cores, most of it in 150 connection set-ups; a lookup per index cost every start ~150 round trips.)
 import pg from 'pg';
 import { sql, type Compilable, type Kysely } from 'kysely';
 import type { Capabilities } from './database.ts';
@@ -21,6 +21,12 @@ export interface IndexBuilder {
 
 export function indexBuilder(db: Kysely<any>, caps: Capabilities, databaseUrl: string | undefined): IndexBuilder {
   let client: Promise<pg.Client> | undefined;
+  let existing: Promise<Set<string>> | undefined;
+  // The sync runs under the start lock (locks.ts): no other process adds an index meanwhile.
+  const exists = async (name: string) =>
+    (await (existing ??= sql<{ indexname: string }>`select indexname from pg_indexes where schemaname = current_schema()`
+      .execute(db)
+      .then(({ rows }) => new Set(rows.map((r) => r.indexname))))).has(name);
   const connection = () =>
     (client ??= (async () => {
       const opened = new pg.Client({ connectionString: databaseUrl, application_name: 'wl-admin-panel schema sync' });
@@ -34,9 +40,9 @@ export function indexBuilder(db: Kysely<any>, caps: Capabilities, databaseUrl: s
         await db.executeQuery(compiled);
         return;
       }
-      const built = await sql`select 1 from pg_indexes where schemaname = current_schema() and indexname = ${name}`.execute(db);
-      if (built.rows.length) return;
+      if (await exists(name)) return;
       await (await connection()).query({ text: compiled.sql, values: [...compiled.parameters] });
+      (await existing)!.add(name);
     },
     async close() {
       const opened = client;
