@@ -1,10 +1,12 @@
 // Component tests talk to a real server: one per run, on a temporary SQLite database, with the product's
 // manifests plus the engine fixtures (tests/server/fixtures). Its URL and an admin token are provided to tests.
+// It runs as its own process, as `npm run serve` does: in Vitest's own process, a polling socket of a test file
+// that had ended kept engine.io's 30 s close timer alive, and the run waited 10 s at its end for nothing.
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { buildApp } from '../../server/app.ts';
+import { startServer } from '../e2e/harness.ts';
 
 export const COMPONENT_ADMIN = { email: 'admin@component.io', password: 'component-password-1' };
 
@@ -17,37 +19,22 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'panel-component-'));
-  const schemasDir = join(dataDir, 'schemas');
+  const schemasRoot = mkdtempSync(join(tmpdir(), 'panel-component-'));
+  const schemasDir = join(schemasRoot, 'schemas');
   cpSync('schemas', schemasDir, { recursive: true });
   cpSync('tests/server/fixtures', schemasDir, { recursive: true });
-  const app = await buildApp({
-    config: {
-      dataDir,
-      schemasDir,
-      distDir: join(dataDir, 'no-dist'),
-      adminEmail: COMPONENT_ADMIN.email,
-      adminPassword: COMPONENT_ADMIN.password,
-      corsOrigins: [],
-      databaseUrl: undefined,
-      publicUrl: undefined,
-      panelHosts: undefined,
-    },
+  const server = await startServer({
+    SCHEMAS_DIR: schemasDir,
+    DIST_DIR: join(schemasRoot, 'no-dist'),
+    ADMIN_EMAIL: COMPONENT_ADMIN.email,
+    ADMIN_PASSWORD: COMPONENT_ADMIN.password,
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as { port: number };
-  const url = `http://127.0.0.1:${port}`;
-  const login = await fetch(`${url}/v1/user/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(COMPONENT_ADMIN),
-  });
-  const token = ((await login.json()) as { data: { token: string } }).data.token;
-  project.provide('serverUrl', url);
-  project.provide('adminToken', token);
+  // 127.0.0.1, as the tests' jsdom origin and CORS expect it.
+  project.provide('serverUrl', server.url.replace('localhost', '127.0.0.1'));
+  project.provide('adminToken', await server.login(COMPONENT_ADMIN.email, COMPONENT_ADMIN.password));
   project.provide('schemasDir', resolve(schemasDir));
   return async () => {
-    await app.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await server.stop();
+    rmSync(schemasRoot, { recursive: true, force: true });
   };
 }
