@@ -53,10 +53,12 @@ const BaseSelectWidget = Theme.widgets!.SelectWidget!;
 /**
  * RJSF's MUI select, without the empty first option for a required field (that option means "no value", which a
  * required field cannot have). The widget offers it while the schema has no default, so a required field's copy
- * of the schema gets a null default; the value itself still comes from the form.
+ * of the schema gets its first option as default (one of its options: RJSF logs an error for any other); the
+ * value itself still comes from the form, so nothing is chosen until the user chooses.
  */
 export function RequiredSelectWidget(props: WidgetProps) {
-  const schema = props.required && props.schema.default === undefined ? { ...props.schema, default: null } : props.schema;
+  const first = props.options.enumOptions?.[0];
+  const schema = props.required && props.schema.default === undefined && first ? { ...props.schema, default: first.value } : props.schema;
   return <BaseSelectWidget {...props} schema={schema} />;
 }
 
