@@ -17,12 +17,10 @@ import TablePagination from '@mui/material/TablePagination';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { useTheme } from '@mui/material/styles';
 import type { GridRowId } from '@mui/x-data-grid';
-import { memo, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type ComponentType } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { canCall } from '../core/access/can-call';
-import { PanelContext } from '../core/app/panel';
 import { fillTemplate, ListContext } from '../core/list/list-context';
 import { useListController, type ListController } from '../core/list/use-list-controller';
 import type { ActionDecl, Role } from '../../kernel/manifest/types';
@@ -36,7 +34,6 @@ import { DataTable, useRowExpanded } from './DataTable';
 import { ErrorBoundary } from './ErrorBoundary';
 import { LazyTooltip } from './LazyTooltip';
 import { FilterBar } from './FilterBar';
-import { warmUpForm } from './FormWarmUp';
 import { ExportButton } from './ExportButton';
 import { gridPreferencesKey } from './grid/grid-preferences';
 import type { ListSort } from './grid/sort-model';
@@ -66,9 +63,6 @@ function whenIdle(fn: () => void) {
 }
 
 const NO_SIZES: number[] = [];
-
-/** The entities whose form was drawn unseen on this page (FormWarmUp.tsx): once is enough. */
-const warmedForms = new Set<string>();
 
 /** The row's buttons side by side, 2px apart (Stack spacing 0.25). */
 const ROW_ACTIONS_STYLE = { display: 'flex', alignItems: 'center', gap: 2, height: '100%' } as const;
@@ -166,34 +160,9 @@ export function ListView({ controller, disableVirtualization, rehearsal }: ListV
     [openModal, formOverride],
   );
   const mayOpenForm = Boolean(data && hasForm && (create || update));
-  // The form's code comes when the browser is idle after the list drew; the generic form is then drawn once unseen
-  // (FormWarmUp.tsx), an edit form of the first row where the role may edit, once per entity and page load.
-  const panel = useContext(PanelContext);
-  const theme = useTheme();
-  const warmUp = useRef({ rows, modal });
-  warmUp.current = { rows, modal };
   useEffect(() => {
-    if (!mayOpenForm || rehearsal) return;
-    let stop = () => {};
-    let over = false;
-    whenIdle(() => {
-      if (over) return;
-      if (formOverride) return void formOverride.preload?.();
-      void loadFormModal().then((Form) =>
-        whenIdle(() => {
-          const { rows: shown, modal: open } = warmUp.current;
-          if (over || open || !panel || warmedForms.has(manifest.entity)) return;
-          warmedForms.add(manifest.entity);
-          const record = update && shown[0] ? shown[0] : null;
-          if (record || create) stop = warmUpForm(Form, { panel, theme, manifest, role, record });
-        }),
-      );
-    });
-    return () => {
-      over = true;
-      stop();
-    };
-  }, [mayOpenForm, formOverride, rehearsal, panel, theme, manifest, role, update, create]);
+    if (mayOpenForm && !rehearsal) whenIdle(() => void (formOverride ? formOverride.preload?.() : loadFormModal()));
+  }, [mayOpenForm, formOverride, rehearsal]);
 
   const rowOverrides = (manifest.screen?.rowActions ?? []).map((n, i) => rowActionOverrides.get(n, { file, path: `/screen/rowActions/${i}` }));
   const rowCalls = placed(manifest, role, 'row').filter(([, a]) => a !== destroy?.[1]);

@@ -76,53 +76,6 @@ describe('an admin manages platforms through the screens', () => {
     }
   });
 
-  it('draws the first row\'s edit form once, unseen, when a fresh list is idle: no call, no focus or scroll taken, nothing left', async () => {
-    const fresh = await (await browser.newContext({ storageState: await page.context().storageState() })).newPage();
-    try {
-      // What each unseen node held when its form was drawn, whether the page's scroll was ever locked, and which
-      // element had the focus before anything was drawn unseen.
-      await fresh.addInitScript(() => {
-        const w = window as unknown as { unseenForms: string[][]; scrollLocked: boolean };
-        w.unseenForms = [];
-        w.scrollLocked = false;
-        new MutationObserver(() => {
-          if (document.body?.style.overflow === 'hidden') w.scrollLocked = true;
-          for (const host of document.querySelectorAll('body > [inert]')) {
-            const form = host.querySelector('form');
-            if (form && !host.hasAttribute('data-seen')) {
-              host.setAttribute('data-seen', '');
-              w.unseenForms.push([...form.querySelectorAll('input')].map((input) => input.value));
-            }
-          }
-        }).observe(document, { childList: true, subtree: true, attributes: true });
-      });
-      const calls: string[] = [];
-      fresh.on('request', (request) => void (new URL(request.url()).pathname.startsWith('/v1/') && calls.push(new URL(request.url()).pathname)));
-      await fresh.goto(`${server.url}/platforms`);
-      const first = fresh.locator('.MuiDataGrid-row').first();
-      await first.waitFor();
-      const callsWithRows = calls.length;
-      // The filter box keeps the focus the user gave it.
-      const filter = fresh.getByRole('textbox').first();
-      await filter.focus();
-      const unseen = () => fresh.evaluate(() => (window as unknown as { unseenForms: string[][] }).unseenForms);
-      await expect.poll(async () => (await unseen()).length, { timeout: 10_000 }).toBe(1);
-      const [values] = await unseen();
-      expect(values).toContain((await first.getByRole('gridcell').nth(2).textContent())!.trim());
-      await expect.poll(() => fresh.evaluate(() => document.querySelectorAll('body > [inert]').length)).toBe(0);
-      expect(await fresh.evaluate(() => (window as unknown as { scrollLocked: boolean }).scrollLocked)).toBe(false);
-      expect(await filter.evaluate((el) => el === document.activeElement)).toBe(true);
-      expect(await fresh.getByRole('dialog').count()).toBe(0);
-      expect(calls.slice(callsWithRows).filter((path) => !path.startsWith('/v1/admin/platform/get'))).toEqual([]);
-      // Once per entity and page: back on the list, nothing is drawn unseen again.
-      await fresh.getByRole('button', { name: 'Reload' }).click();
-      await fresh.waitForTimeout(1500);
-      expect(await unseen()).toHaveLength(1);
-    } finally {
-      await fresh.context().close();
-    }
-  });
-
   it('edits the platform from its row, the form filled from the list, and sends the version it was opened from', async () => {
     const token = await server.login();
     const stored = (await server.api('GET', '/v1/admin/platform/get', { name: 'webOS' }, token)).data.rows[0];
