@@ -32,14 +32,14 @@ export function homeListScreens(manifests: readonly Manifest[]): { manifest: Man
 function drawOne(panel: Panel, theme: Theme, manifest: Manifest, role: Role, done: () => void): () => void {
   const file = panel.manifests.fileOf(manifest.entity);
   const controller = rehearsalController(manifest, file, role, sampleRows(manifest, ROWS));
-  return drawUnseen({ panel, theme, drawn: '.MuiDataGrid-row', giveUpMs: GIVE_UP_MS, onDrawn: done }, () => (
+  return drawUnseen({ panel, theme, drawn: '.MuiDataGrid-row', giveUpMs: GIVE_UP_MS, onDrawn: done },
     <MemoryRouter initialEntries={[manifest.screen!.route]}>
       {/* The login screen has its own language switch (its code is compiled already): the page keeps one. */}
       <ShellFrame menu={menuFor(panel.manifests.all, role)} email="" onLogout={noop} languageSwitch={false}>
         <ListView controller={controller} rehearsal />
       </ShellFrame>
-    </MemoryRouter>
-  ));
+    </MemoryRouter>,
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 // What the panel draws ahead of its use, never seen nor hit, so that the real drawing runs code the browser has
-// compiled already and finds its styles inserted (rehearsal.tsx: the home lists behind the login; FormWarmUp.tsx:
-// a list's add/edit form). It draws in a React root of its own, laid out at the window's size, with a panel whose
+// compiled already and finds its styles inserted (rehearsal.tsx: the home lists behind the login). It draws in a
+// React root of its own, laid out at the window's size, with a panel whose
 // data provider refuses every call and an SWR cache of its own, and is dropped once drawn.
 import { ThemeProvider, type Theme } from '@mui/material/styles';
 import { Component, startTransition, type ReactNode } from 'react';
@@ -27,8 +27,7 @@ class Quiet extends Component<{ children: ReactNode }, { failed: boolean }> {
 
 export interface UnseenDrawing {
   panel: Panel;
-  /** The theme to draw with; a function gets the unseen node (e.g. to keep a dialog's portal inside it). */
-  theme: Theme | ((host: HTMLElement) => Theme);
+  theme: Theme;
   /** What counts as drawn: a selector matched inside the unseen node. */
   drawn: string;
   /** Dropped anyway this long after it started. */
@@ -40,9 +39,9 @@ export interface UnseenDrawing {
 /**
  * Draws `content` unseen, in a transition (input that comes meanwhile goes first), and drops it once `drawn` is in
  * the page; answers how to drop it sooner.
- * @example const stop = drawUnseen({ panel, theme, drawn: 'form', giveUpMs: 2000 }, () => <FormModal … />)
+ * @example const stop = drawUnseen({ panel, theme, drawn: '.MuiDataGrid-row', giveUpMs: 3000 }, <ListView … />)
  */
-export function drawUnseen({ panel, theme, drawn, giveUpMs, onDrawn }: UnseenDrawing, content: (host: HTMLElement) => ReactNode): () => void {
+export function drawUnseen({ panel, theme, drawn, giveUpMs, onDrawn }: UnseenDrawing, content: ReactNode): () => void {
   const host = document.createElement('div');
   host.setAttribute('aria-hidden', 'true');
   // Nothing in it takes focus or a click, whatever it draws.
@@ -54,9 +53,9 @@ export function drawUnseen({ panel, theme, drawn, giveUpMs, onDrawn }: UnseenDra
   startTransition(() =>
     root.render(
       <Quiet>
-        <ThemeProvider theme={typeof theme === 'function' ? theme(host) : theme}>
+        <ThemeProvider theme={theme}>
           <PanelContext.Provider value={quietPanel}>
-            <SWRConfig value={{ provider: () => new Map(), shouldRetryOnError: false, revalidateOnFocus: false }}>{content(host)}</SWRConfig>
+            <SWRConfig value={{ provider: () => new Map(), shouldRetryOnError: false, revalidateOnFocus: false }}>{content}</SWRConfig>
           </PanelContext.Provider>
         </ThemeProvider>
       </Quiet>,
