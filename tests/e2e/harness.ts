@@ -32,7 +32,7 @@ export function freePort(): Promise<number> {
 
 async function waitForHealth(url: string, child: ChildProcess, log: () => string): Promise<void> {
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${log()}`);
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited (${child.exitCode ?? child.signalCode}):\n${log()}`);
     try {
       const res = await fetch(`${url}/healthz`);
       if (res.ok) return;
@@ -44,32 +44,30 @@ async function waitForHealth(url: string, child: ChildProcess, log: () => string
 }
 
 /**
- * Starts `node --import tsx server/main.ts` on a free port and a fresh DATA_DIR; `extraEnv` adds e.g. PANEL_HOSTS.
- * One process, no npx and tsx wrappers before it (two more Node starts for each of the ~25 servers of a run).
+ * `node --import tsx server/main.ts` on a free port of 127.0.0.1, `env` over the defaults (SQLite), once /healthz
+ * answers. One process, no npx and tsx wrappers before it (two more Node starts for each of a run's servers), so
+ * its pid is the server's; `detached` makes it the leader of a process group of its own.
  */
-export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
+export async function spawnServer(env: Record<string, string>, { detached = false } = {}): Promise<{ child: ChildProcess; port: number; output: () => string }> {
   const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'panel-e2e-'));
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
-    detached: true,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      DATABASE_URL: '',
-      ...extraEnv,
-    },
+    detached,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
+  await waitForHealth(`http://127.0.0.1:${port}`, child, () => output);
+  return { child, port, output: () => output };
+}
+
+/** Starts the server (spawnServer) in a process group of its own on a fresh DATA_DIR; `extraEnv` adds e.g. PANEL_HOSTS. */
+export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'panel-e2e-'));
+  const { child, port } = await spawnServer({ DATA_DIR: dataDir, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ...extraEnv }, { detached: true });
   const url = `http://localhost:${port}`;
-  await waitForHealth(url, child, () => output);
 
   const api: RunningServer['api'] = async (method, path, params = {}, token) => {
     const headers: Record<string, string> = token ? { Authorization: token } : {};

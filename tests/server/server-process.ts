@@ -1,12 +1,10 @@
 // The real server as its own process (node + tsx, no wrapper, so the pid is the server's): for the tests that
 // must watch a process survive, be killed with SIGKILL, or be measured from outside (its memory).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ADMIN } from './harness.ts';
-import { freePort } from '../e2e/harness.ts';
-
-const ROOT = resolve(import.meta.dirname, '../..');
+import { spawnServer } from '../e2e/harness.ts';
 
 export interface ServerProcess {
   url: string;
@@ -25,34 +23,16 @@ export interface ServerProcess {
 
 /** Starts the server on DATA_DIR `dataDir` (SQLite, or PostgreSQL when env has DATABASE_URL) and waits for /healthz. */
 export async function startServerProcess(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const port = await freePort();
-  let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      DIST_DIR: resolve(dataDir, 'no-dist'),
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const { child, port, output } = await spawnServer({
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    DIST_DIR: resolve(dataDir, 'no-dist'),
+    ...env,
   });
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
   const alive = () => child.exitCode === null && child.signalCode === null;
+  const exited = alive() ? new Promise<number | null>((ok) => child.once('exit', (code) => ok(code))) : Promise.resolve(child.exitCode);
   const url = `http://127.0.0.1:${port}`;
-  for (;;) {
-    if (!alive()) throw new Error(`server exited (${child.exitCode ?? child.signalCode}):\n${output}`);
-    const up = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
-    if (up) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
   const end = async (signal: NodeJS.Signals) => {
     if (alive()) child.kill(signal);
     return exited;
@@ -60,7 +40,7 @@ export async function startServerProcess(dataDir: string, env: Record<string, st
   return {
     url,
     child,
-    output: () => output,
+    output,
     alive,
     peakRss() {
       const line = readFileSync(`/proc/${child.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'));

@@ -29,7 +29,7 @@ export default async function setup(project: TestProject) {
     ADMIN_EMAIL: COMPONENT_ADMIN.email,
     ADMIN_PASSWORD: COMPONENT_ADMIN.password,
   });
-  // 127.0.0.1, as the tests' jsdom origin and CORS expect it.
+  // The address it listens on, as before (the harness's URLs name localhost, for the browser files).
   project.provide('serverUrl', server.url.replace('localhost', '127.0.0.1'));
   project.provide('adminToken', await server.login(COMPONENT_ADMIN.email, COMPONENT_ADMIN.password));
   project.provide('schemasDir', resolve(schemasDir));
