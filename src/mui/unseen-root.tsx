@@ -1,7 +1,7 @@
 // What the panel draws ahead of its use, never seen nor hit, so that the real drawing runs code the browser has
 // compiled already and finds its styles inserted (rehearsal.tsx: the home lists behind the login). It draws in a
-// React root of its own, laid out at the window's size, with a panel whose
-// data provider refuses every call and an SWR cache of its own, and is dropped once drawn.
+// React root of its own, with a panel whose data provider refuses every call and an SWR cache of its own, and is
+// dropped once drawn.
 import { ThemeProvider, type Theme } from '@mui/material/styles';
 import { Component, startTransition, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -46,6 +46,7 @@ export function drawUnseen({ panel, theme, drawn, giveUpMs, onDrawn }: UnseenDra
   host.setAttribute('aria-hidden', 'true');
   // Nothing in it takes focus or a click, whatever it draws.
   host.inert = true;
+  // Laid out at the window's size (a grid draws rows once it has measured itself), never seen nor hit.
   Object.assign(host.style, { position: 'fixed', inset: '0', visibility: 'hidden', pointerEvents: 'none', overflow: 'hidden', contain: 'strict', zIndex: '-1' });
   document.body.appendChild(host);
   const root = createRoot(host, { onCaughtError: noop, onUncaughtError: noop, onRecoverableError: noop });
