@@ -1,17 +1,21 @@
-import Check from '@mui/icons-material/Check';
 import Translate from '@mui/icons-material/Translate';
 import Button from '@mui/material/Button';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
-import { useState } from 'react';
-import { LANGS, loadLanguage, setLang, useLang, useT } from '../core/i18n/i18n';
+import { Suspense, useState } from 'react';
+import { LANGS, loadLanguage, useLang, useT } from '../core/i18n/i18n';
+import { eagerLazy } from './eager-lazy';
+
+// The menu's code (a popover, a modal, a focus trap, its items) was a fifth of the login screen's: it loads when the
+// pointer or the focus reaches the button, so it is here by the click.
+const LanguageMenu = eagerLazy(() => import('./LanguageMenu'));
+const preloadMenu = () => void LanguageMenu.preload().catch(() => undefined);
 
 /** The language of the panel: a small "EN"/"RU" button and a menu of the languages, each named in itself. */
 export function LanguageSwitch({ color = 'inherit' }: { color?: 'inherit' | 'primary' }) {
   const lang = useLang();
   const t = useT();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  // Drawn from the first opening on, so that closing it plays its transition.
+  const [opened, setOpened] = useState(false);
   return (
     <>
       <Button
@@ -22,30 +26,23 @@ export function LanguageSwitch({ color = 'inherit' }: { color?: 'inherit' | 'pri
         title={t('Language')}
         data-testid="language-switch"
         sx={{ flexShrink: 0, minWidth: 0, px: 1 }}
+        onPointerEnter={preloadMenu}
+        onFocus={preloadMenu}
         onClick={(e) => {
           // The other languages' dictionaries load while the menu is open, so a pick switches at once.
           for (const l of LANGS) void loadLanguage(l.lang).catch(() => undefined);
+          setOpened(true);
           setAnchor(e.currentTarget);
         }}
       >
         {lang.toUpperCase()}
       </Button>
-      <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
-        {LANGS.map((l) => (
-          <MenuItem
-            key={l.lang}
-            lang={l.lang}
-            selected={l.lang === lang}
-            onClick={() => {
-              void setLang(l.lang);
-              setAnchor(null);
-            }}
-          >
-            <ListItemIcon>{l.lang === lang && <Check fontSize="small" />}</ListItemIcon>
-            {l.label}
-          </MenuItem>
-        ))}
-      </Menu>
+      {opened && (
+        // Its own boundary: while the code comes, the screen around stays as it is.
+        <Suspense fallback={null}>
+          <LanguageMenu anchor={anchor} onClose={() => setAnchor(null)} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -2,40 +2,11 @@
 // routes, and fetched ahead while the login screen waits for the user, so the click that logs in only waits for
 // the server. A screen whose code is already here draws at once instead of suspending: a Suspense fallback shown
 // for a moment makes React hold the content that follows it ~300 ms (DESIGN.md section 6).
-import { lazy, type ComponentType } from 'react';
 import { homeScreen } from '../core/access/access';
 import type { Manifest, Role } from '../../kernel/manifest/types';
 import { overridesReady } from '../registry/installed';
 import { preloadPieces } from '../registry/lazy-piece';
-
-/** A component loaded on demand whose code can be fetched ahead. */
-export type EagerLazy<P> = ComponentType<P> & { preload: () => Promise<unknown> };
-
-/**
- * A component loaded on demand whose later renders, once `load` has answered, draw it directly (no suspending).
- * A failed preload is tried again by the first render that needs it (React.lazy calls `load` only then).
- */
-export function eagerLazy<P extends object>(load: () => Promise<{ default: ComponentType<P> }>): EagerLazy<P> {
-  let loaded: ComponentType<P> | null = null;
-  let pending: Promise<{ default: ComponentType<P> }> | null = null;
-  const preload = () =>
-    (pending ??= load().then(
-      (m) => {
-        loaded = m.default;
-        return m;
-      },
-      (e: unknown) => {
-        pending = null;
-        throw e;
-      },
-    ));
-  const Suspending = lazy(preload);
-  function EagerLazy(props: P) {
-    const Loaded = loaded ?? Suspending;
-    return <Loaded {...props} />;
-  }
-  return Object.assign(EagerLazy, { preload });
-}
+import { eagerLazy, type EagerLazy } from './eager-lazy';
 
 /** The screens behind the login draw with the application's overrides installed (they load with the shell). */
 export const Shell = eagerLazy<object>(() => Promise.all([import('./Shell'), overridesReady()]).then(([shell]) => shell));

@@ -62,12 +62,34 @@ describe('what each screen downloads', () => {
     expect(modules).toContain('src/mui/LoginScreen.tsx');
     const panelCode = /node_modules\/(@mui\/x-data-grid|@rjsf|socket\.io-client|swr)\/|^overrides\/(?!names\.ts$)|^src\/i18n\/ru\.json$|^src\/mui\/(Shell|ListScreen|FormModal|DataTable)\.tsx$/;
     expect(modules.filter((m) => panelCode.test(m))).toEqual([]);
+    // Nor the language menu's (a popover, a modal, a focus trap, menu items): it comes when the pointer or the
+    // focus reaches its button.
+    expect(modules.filter((m) => /node_modules\/@mui\/material\/(Menu|MenuItem|Popover|Modal)\//.test(m))).toEqual([]);
     // While the user types, the code behind the login is fetched ahead (but no form code and no Russian dictionary).
     // It starts when the browser is first idle (at most 1 s after the screen showed): poll until it came.
     const ahead = (modules: string[]) => modules.includes('src/mui/Shell.tsx') && modules.some((m) => m.startsWith('node_modules/@mui/x-data-grid/'));
     await expect.poll(async () => ahead(await modulesLoaded(page)), { timeout: 15_000 }).toBe(true);
     const later = await modulesLoaded(page);
     expect(later.filter((m) => /node_modules\/@rjsf\/|^src\/i18n\/ru\.json$/.test(m))).toEqual([]);
+    await context.close();
+  });
+
+  it('the language menu of the login screen opens from the keyboard, its code fetched once the focus reaches its button', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('Password').waitFor();
+    await page.getByTestId('language-switch').focus();
+    await page.keyboard.press('Enter');
+    // The menu draws with the languages, each named in itself, and takes the focus (Escape then closes it).
+    const current = page.getByRole('menuitem', { name: 'English' });
+    await current.waitFor();
+    await expect.poll(() => current.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.getByRole('menuitem', { name: 'Русский' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('menu').waitFor({ state: 'detached' });
+    expect(await page.getByTestId('language-switch').evaluate((el) => el === document.activeElement)).toBe(true);
+    await context.close();
   });
 
   it('a list reached through the login downloads no live socket client and no popup code (menus, tooltips, lookups) before its first rows, then opens the live socket, and its column chooser opens', async () => {
