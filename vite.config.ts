@@ -121,7 +121,10 @@ function chunkModules(): Plugin {
   };
 }
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
+  // react-router's package names only its development build (which keeps its warnings in); its production build,
+  // the same code without them, sits beside it.
+  resolve: command === 'build' ? { alias: [{ find: /^react-router$/, replacement: resolve(import.meta.dirname, 'node_modules/react-router/dist/production/index.mjs') }] } : {},
   plugins: [
     react(),
     laterModules({
@@ -179,4 +182,4 @@ export default defineConfig({
       '^/builds/.+': BACKEND,
     },
   },
-});
+}));
