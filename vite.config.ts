@@ -152,8 +152,8 @@ export default defineConfig(({ command }) => ({
     rolldownOptions: {
       output: {
         // A few chunks in the order a visit needs them, instead of dozens of small shared ones (brotli compresses
-        // one file of 300 kB far better than twenty of 15): what the page starts with; the login screen with the
-        // parts it shares with the panel; and the panel behind the login (shell, screens, grid, overrides
+        // one file of 300 kB far better than twenty of 15): what the page starts with; the manifests; the login
+        // screen with the parts it shares with the panel; and the panel behind the login (shell, screens, grid, overrides
         // registry, notice stack: a notice of a failed call must draw with the server gone). Forms, bespoke screens,
         // the live socket's client (it comes once the first rows are drawn) and the Russian dictionary stay chunks of
         // their own.
@@ -161,6 +161,9 @@ export default defineConfig(({ command }) => ({
         codeSplitting: {
           groups: [
             { name: 'boot', tags: ['$initial'], priority: 4 },
+            // The manifests, which a visit without a session fetches once its login screen is drawn (Boot.tsx), with
+            // the code that checks their names (which the panel's own code shares).
+            { name: 'manifests', test: /src[\\/]mui[\\/]checked-manifests\.ts$/, priority: 3 },
             { name: 'login', test: /src[\\/]mui[\\/]LoginScreen\.tsx$/, priority: 2 },
             {
               name: 'panel',

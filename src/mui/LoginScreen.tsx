@@ -1,6 +1,5 @@
 import LockOutlined from '@mui/icons-material/LockOutlined';
 import Alert from '@mui/material/Alert';
-import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -42,14 +41,15 @@ export default function LoginScreen() {
   const [password, setPassword] = useState('');
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  // The code behind the login downloads while the user types, once this screen is drawn; then the screens a login
-  // lands on are rehearsed, hidden, so the first one after the login draws fast (rehearsal.tsx).
+  // The code behind the login and the manifests download while the user types, once this screen is drawn; then the
+  // screens a login lands on are rehearsed, hidden, so the first one after the login draws fast (rehearsal.tsx).
   // A login stops the rehearsal: the real drawing must not wait behind it.
   const theme = useTheme();
   const stopAhead = useRef(() => {});
   useEffect(
     () =>
       (stopAhead.current = prefetchPanel(
+        panel.loadManifests,
         typeof requestIdleCallback === 'function' ? () => import('./rehearsal').then((m) => m.rehearseHomes(panel, theme)) : undefined,
       )),
     [panel, theme],
@@ -63,7 +63,7 @@ export default function LoginScreen() {
     try {
       // The session opens once the home screen's code and first rows are here; the route then goes straight to
       // the role's home (App's PublicOnly), this screen staying drawn until it is.
-      await panel.login(email, password, (user) => preloadHomeScreen(panel.manifests.all, user.role));
+      await panel.login(email, password, (user, manifests) => preloadHomeScreen(manifests, user.role));
     } catch (e) {
       setError(e instanceof Error && e.message ? e.message : t('Network Error'));
       setPending(false);
@@ -77,9 +77,10 @@ export default function LoginScreen() {
       </Box>
       <Paper variant="outlined" sx={{ p: 4, width: '100%', maxWidth: 400 }} component="form" onSubmit={submit}>
         <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', mb: 3 }}>
-          <Avatar sx={{ bgcolor: 'primary.main', mb: 1 }}>
+          {/* A lock in a circle, as MUI's Avatar draws it (whose code the first screen would download for this alone). */}
+          <Box sx={{ width: 40, height: 40, borderRadius: '50%', display: 'flex', alignItems: 'center', justifyContent: 'center', flexShrink: 0, bgcolor: 'primary.main', color: 'background.default', mb: 1 }}>
             <LockOutlined />
-          </Avatar>
+          </Box>
           <Typography variant="h5" component="h1">
             {t('Sign in')}
           </Typography>

@@ -5,7 +5,6 @@
 import { homeScreen } from '../core/access/access';
 import type { Manifest, Role } from '../../kernel/manifest/types';
 import { overridesReady } from '../registry/installed';
-import { preloadPieces } from '../registry/lazy-piece';
 import { eagerLazy, type EagerLazy } from './eager-lazy';
 
 /** The screens behind the login draw with the application's overrides installed (they load with the shell). */
@@ -13,15 +12,16 @@ export const Shell = eagerLazy<object>(() => Promise.all([import('./Shell'), ove
 export const loadEntityScreen = () => import('./EntityScreen');
 
 /**
- * Fetches the shell, the entity screen and the overrides once the login screen is drawn and the browser is idle
- * (nothing the login screen needs waits for them), then hands over to `rehearse` (which answers how to stop it).
- * A failure is ignored: the routes load them again when needed. The returned function stops both.
+ * Fetches the shell, the entity screen, the overrides and what `load` loads (the manifests) once the login screen is
+ * drawn and the browser is idle (nothing the login screen needs waits for them), then hands over to `rehearse`
+ * (which answers how to stop it). A failure is ignored: the routes (and the login) load them again when needed.
+ * The returned function stops both.
  */
-export function prefetchPanel(rehearse?: () => Promise<() => void>): () => void {
+export function prefetchPanel(load: () => Promise<unknown>, rehearse?: () => Promise<() => void>): () => void {
   let stopped = false;
   let stopRehearsal = () => {};
   const run = () =>
-    void Promise.all([Shell.preload(), loadEntityScreen()])
+    void Promise.all([Shell.preload(), loadEntityScreen(), load()])
       .then(() => (stopped || !rehearse ? undefined : rehearse()))
       .then((stop) => {
         if (stop) stopRehearsal = stop;
@@ -51,7 +51,8 @@ const screenOf = new Map<string, EagerLazy<{ manifest: Manifest }>>();
 export function screenFor(manifest: Manifest): EagerLazy<{ manifest: Manifest }> {
   let Screen = screenOf.get(manifest.entity);
   if (!Screen) {
-    Screen = eagerLazy(async () => (await Promise.all([loadEntityScreen(), preloadPieces(manifest)]))[0]);
+    // (The pieces' loader comes with the overrides' registry, in the panel's code: not among the login screen's bytes.)
+    Screen = eagerLazy(async () => (await Promise.all([loadEntityScreen(), import('../registry/lazy-piece').then((m) => m.preloadPieces(manifest))]))[0]);
     screenOf.set(manifest.entity, Screen);
   }
   return Screen;

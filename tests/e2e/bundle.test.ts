@@ -50,7 +50,7 @@ describe('what each screen downloads', () => {
     await server?.stop();
   });
 
-  it('the login screen downloads no grid, form, live socket, data fetching, override or Russian dictionary code before it is drawn, and the shell and grid once it waits', async () => {
+  it('the login screen downloads no grid, form, live socket, data fetching, override, manifest or Russian dictionary code before it is drawn, and the shell, grid and manifests once it waits', async () => {
     const context = await browser.newContext();
     // The page time the password field first appears: what was requested by then is what the login screen needed.
     await recordFirstSeen(context, 'input[type="password"]');
@@ -63,11 +63,12 @@ describe('what each screen downloads', () => {
     const panelCode = /node_modules\/(@mui\/x-data-grid|@rjsf|socket\.io-client|swr)\/|^overrides\/(?!names\.ts$)|^src\/i18n\/ru\.json$|^src\/mui\/(Shell|ListScreen|FormModal|DataTable)\.tsx$/;
     expect(modules.filter((m) => panelCode.test(m))).toEqual([]);
     // Nor the language menu's (a popover, a modal, a focus trap, menu items): it comes when the pointer or the
-    // focus reaches its button.
-    expect(modules.filter((m) => /node_modules\/@mui\/material\/(Menu|MenuItem|Popover|Modal)\//.test(m))).toEqual([]);
+    // focus reaches its button. Nor the manifests (only the roles): they come while the user types.
+    expect(modules.filter((m) => /node_modules\/@mui\/material\/(Menu|MenuItem|Popover|Modal)\/|^schemas\/(?!roles\.json$)|^src\/core\/manifest\//.test(m))).toEqual([]);
     // While the user types, the code behind the login is fetched ahead (but no form code and no Russian dictionary).
     // It starts when the browser is first idle (at most 1 s after the screen showed): poll until it came.
-    const ahead = (modules: string[]) => modules.includes('src/mui/Shell.tsx') && modules.some((m) => m.startsWith('node_modules/@mui/x-data-grid/'));
+    const ahead = (modules: string[]) =>
+      modules.includes('src/mui/Shell.tsx') && modules.some((m) => m.startsWith('node_modules/@mui/x-data-grid/')) && modules.includes('schemas/appinfo.json');
     await expect.poll(async () => ahead(await modulesLoaded(page)), { timeout: 15_000 }).toBe(true);
     const later = await modulesLoaded(page);
     expect(later.filter((m) => /node_modules\/@rjsf\/|^src\/i18n\/ru\.json$/.test(m))).toEqual([]);

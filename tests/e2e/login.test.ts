@@ -142,6 +142,52 @@ describe('login screen in Chromium against the real server', () => {
     expect(new URL(listCalls[0]).searchParams.get('page')).toBe('1');
   });
 
+  // The manifests come as code of their own, which the login screen fetches once it is drawn (the login itself
+  // asks for them when they are not here yet).
+  const manifestsChunk = /\/assets\/manifests-[\w-]+\.js$/;
+
+  it('logs in when the click comes before the manifests: the home list draws with its rows once they are here', async () => {
+    await reportAppInfo('early-click@example.com');
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let asked = 0;
+    await page.route(manifestsChunk, async (route) => {
+      asked++;
+      await held;
+      await route.continue();
+    });
+    await fillCareLogin();
+    const loginSent = page.waitForRequest((request) => new URL(request.url()).pathname === '/v1/user/login');
+    await page.getByRole('button', { name: 'Login' }).click();
+    await loginSent;
+    // The login screen stays drawn (its spinner turning) while they are held.
+    await page.waitForTimeout(300);
+    expect(await page.getByRole('progressbar', { name: 'Logging in' }).isVisible()).toBe(true);
+    expect(await page.getByLabel('Password').isVisible()).toBe(true);
+    release();
+    await page.locator('.MuiDataGrid-row', { hasText: 'early-click@example.com' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/appinfo');
+    expect(asked).toBe(1);
+  });
+
+  it('says "Network Error" when the manifests cannot be downloaded, and logs in at the next click once they can', async () => {
+    let failing = true;
+    let failed = 0;
+    await page.route(manifestsChunk, (route) => (failing ? (failed++, route.abort()) : route.continue()));
+    await fillCareLogin();
+    await page.getByRole('button', { name: 'Login' }).click();
+    const alert = page.getByTestId('login-error');
+    await alert.waitFor();
+    expect((await alert.textContent())?.trim()).toBe('Network Error');
+    expect(failed).toBeGreaterThan(0);
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    failing = false;
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.getByRole('button', { name: 'Logout' }).waitFor();
+    await page.getByRole('columnheader', { name: 'Email' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/appinfo');
+  });
+
   /** An app info for the care home list, stored (reports are stored in batches) before the test logs in. */
   async function reportAppInfo(email: string) {
     await server.api('POST', '/v1/appinfo/report', { appInstallId: `tv-${email}`, email, login: email.split('@')[0], version: '1.0.0', whitelabel: 'aurora', platform: 'tizen', userId: `u-${email}` });

@@ -4,26 +4,50 @@ import { t, useLang, type Lang } from '../i18n/i18n';
 import { localizeManifests } from '../i18n/manifest-texts';
 import { preloadHomePage } from '../list/early-page';
 import { connectLive, disconnectLive } from '../live/live-store';
-import type { ManifestSet } from '../../../kernel/manifest/manifest-set';
+import { indexManifests, type ManifestSet } from '../../../kernel/manifest/manifest-set';
+import type { Manifest } from '../../../kernel/manifest/types';
 import { session, signIn, signOut, type SessionUser } from '../session/session';
 import type { PanelConfig } from './config';
 import { notify } from './notices';
 
 export interface Panel {
   config: PanelConfig;
+  /**
+   * The manifests. A visit without a session draws its login screen before they are here (it needs none, and
+   * their code is not among its bytes): until loadManifests() has answered, an empty set.
+   */
   manifests: ManifestSet;
+  /** Fetches the manifests once (again after a failure); answers when `manifests` holds them. */
+  loadManifests(): Promise<ManifestSet>;
   provider: DataProvider;
-  /** Logs in; the session opens once `beforeOpen` (the home screen's code) and the home list's first page are here, at most FIRST_ROWS_WAIT_MS after the login answered. */
-  login(email: string, password: string, beforeOpen?: (user: SessionUser) => Promise<unknown>): Promise<void>;
+  /**
+   * Logs in (loading the manifests meanwhile); the session opens once `beforeOpen` (the home screen's code) and the
+   * home list's first page are here, at most FIRST_ROWS_WAIT_MS after the login answered.
+   */
+  login(email: string, password: string, beforeOpen?: (user: SessionUser, manifests: readonly Manifest[]) => Promise<unknown>): Promise<void>;
   /** Clears the token, the user and the cookies, closes the socket; `revoke` also ends the token on the server. */
   logout(revoke?: boolean): Promise<void>;
 }
 
+/** What `manifests` holds before they are loaded. */
+const NO_MANIFESTS = indexManifests([], []);
+
 /**
  * The running panel: one data provider, one session, one live socket. A stored token is reused at once.
- * @example const panel = createPanel(await fetchConfig(), bundledManifests())
+ * `manifests`: the set, or how to load it (see Panel.manifests).
+ * @example const panel = createPanel(await fetchConfig(), () => import('../manifest/bundled').then((m) => m.bundledManifests()))
  */
-export function createPanel(config: PanelConfig, manifests: ManifestSet): Panel {
+export function createPanel(config: PanelConfig, manifests: ManifestSet | (() => Promise<ManifestSet>)): Panel {
+  let loaded = typeof manifests === 'function' ? undefined : manifests;
+  let loading = loaded && Promise.resolve(loaded);
+  const loadManifests = () =>
+    (loading ??= (manifests as () => Promise<ManifestSet>)().then(
+      (set) => (loaded = set),
+      (e: unknown) => {
+        loading = undefined;
+        throw e;
+      },
+    ));
   // SPEC 8: a 401 while a token is held, or the live socket cut because the session ended, logs out with this notice.
   const sessionEnded = () => {
     if (!session.get().token) return;
@@ -38,16 +62,23 @@ export function createPanel(config: PanelConfig, manifests: ManifestSet): Panel 
 
   const panel: Panel = {
     config,
-    manifests,
+    get manifests() {
+      return loaded ?? NO_MANIFESTS;
+    },
+    loadManifests,
     provider,
     async login(email, password, beforeOpen) {
       try {
+        // (Their code not coming is said as a network error, once the login itself has answered.)
+        const manifestsHere = loadManifests().catch(() => Promise.reject(new Error(t('Network Error'))));
+        void manifestsHere.catch(() => undefined);
         const data = await provider.request<{ token: string; user: SessionUser }>('POST', '/v1/user/login', { email, password });
+        const { all } = await manifestsHere;
         // The home list's first page is asked for with the new token, and the session opens once it and the home
         // screen's code are here (at most FIRST_ROWS_WAIT_MS later): the login screen then gives way to the panel
         // with its rows in one frame. A slower page is taken by the screen when it comes.
         firstRows = preloadHomePage(panel, data.user.role, data.token);
-        const ready = Promise.all([firstRows, beforeOpen?.(data.user).catch(() => undefined)]);
+        const ready = Promise.all([firstRows, beforeOpen?.(data.user, all).catch(() => undefined)]);
         await Promise.race([ready, new Promise((resolve) => setTimeout(resolve, FIRST_ROWS_WAIT_MS))]);
         signIn(data.token, data.user);
         // The socket (and its code) comes once those rows are here and drawn, not in their way.
@@ -99,17 +130,20 @@ export function afterFirstRows(work: () => void): void {
 
 export const PanelContext = createContext<Panel | null>(null);
 
-const localized = new WeakMap<Panel, Map<Lang, Panel>>();
+const localized = new WeakMap<Panel, { from: ManifestSet; byLang: Map<Lang, Panel> }>();
 
-/** The panel with its manifests' texts in the current language (one object per language, so it stays stable). */
+/**
+ * The panel with its manifests' texts in the current language (one object per language and set of manifests, so
+ * it stays stable; a new one once the manifests a login screen drew without have come).
+ */
 export function usePanel(): Panel {
   const panel = useContext(PanelContext);
   const lang = useLang();
   if (!panel) throw new Error('usePanel() outside <PanelContext.Provider>');
   if (lang === 'en') return panel;
-  let byLang = localized.get(panel);
-  if (!byLang) localized.set(panel, (byLang = new Map()));
-  let out = byLang.get(lang);
-  if (!out) byLang.set(lang, (out = { ...panel, manifests: localizeManifests(panel.manifests, lang) }));
+  let cache = localized.get(panel);
+  if (cache?.from !== panel.manifests) localized.set(panel, (cache = { from: panel.manifests, byLang: new Map() }));
+  let out = cache.byLang.get(lang);
+  if (!out) cache.byLang.set(lang, (out = { ...panel, manifests: localizeManifests(panel.manifests, lang) }));
   return out;
 }
