@@ -4,17 +4,19 @@ import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { SWRConfig } from 'swr';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createPanel, PanelContext } from '../../src/core/app/panel';
-import { useListController } from '../../src/core/list/use-list-controller';
-import { signIn } from '../../src/core/session/session';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { createPanel, PanelContext, type Panel } from '../../src/core/app/panel';
+import { preloadFirstPage } from '../../src/core/list/early-page';
+import { useListController, type ListController } from '../../src/core/list/use-list-controller';
+import { disconnectLive } from '../../src/core/live/live-store';
+import { signIn, signOut } from '../../src/core/session/session';
 import { api, adminToken, manifest, manifests, serverUrl } from './render';
 
 const PREFIX = `ctl${Date.now().toString(36)}-`;
 const names = Array.from({ length: 7 }, (_, i) => `${PREFIX}${String(i).padStart(2, '0')}`);
 
-function setup(path: string) {
-  const panel = createPanel({ backendUrl: serverUrl }, manifests());
+/** `seeRender` sees what each rendering of the controller answered. */
+function setup(path: string, panel: Panel = createPanel({ backendUrl: serverUrl }, manifests()), seeRender?: (controller: ListController) => void) {
   signIn(adminToken, { email: 'admin@component.io', role: 'admin' });
   const seen = { search: '' };
   function Location() {
@@ -31,7 +33,14 @@ function setup(path: string) {
       </PanelContext.Provider>
     </SWRConfig>
   );
-  const hook = renderHook(() => useListController(manifest('goal')), { wrapper });
+  const hook = renderHook(
+    () => {
+      const controller = useListController(manifest('goal'));
+      seeRender?.(controller);
+      return controller;
+    },
+    { wrapper },
+  );
   return { ...hook, seen };
 }
 
@@ -106,5 +115,34 @@ describe('useListController', () => {
     expect(result.current.create?.[1].path).toBe('/v1/admin/goalsAbtesting/add');
     await waitFor(() => expect(result.current.data).toBeDefined());
     expect(result.current.refused).toBe(false);
+  });
+
+  // Last: the page asked for at login is the module's one early page.
+  it('draws the page asked for at login in its first rendering, never validating or asking again; keeps it after that page stands in no longer, and reload asks the server', async () => {
+    // No live socket: the goals the other tests added would reload the list through it.
+    disconnectLive();
+    signOut();
+    const panel = createPanel({ backendUrl: serverUrl }, manifests());
+    await preloadFirstPage(panel, manifest('goal'), 'admin', adminToken);
+    const fetches = vi.spyOn(globalThis, 'fetch');
+    const listCalls = () => fetches.mock.calls.filter(([url]) => String(url).includes('/v1/admin/goalsAbtesting/get')).length;
+    try {
+      const seen: { rows: number; validating: boolean }[] = [];
+      const { result, rerender } = setup('/goals', panel, (c) => seen.push({ rows: c.rows.length, validating: c.isValidating }));
+      expect(seen[0].rows).toBeGreaterThan(0);
+      // The early page stands in for SWR's cache 2 s after the list took it (early-page.ts): the rows must outlive it.
+      await new Promise((resolve) => setTimeout(resolve, 2200));
+      rerender();
+      expect(result.current.rows).toHaveLength(seen[0].rows);
+      // SWR's check on mount turned isValidating on and off, drawing the screen twice more before its first paint.
+      expect(seen.filter((s) => s.validating)).toEqual([]);
+      expect(listCalls()).toBe(0);
+      act(() => result.current.reload());
+      await waitFor(() => expect(listCalls()).toBe(1));
+      await waitFor(() => expect(result.current.isValidating).toBe(false));
+      expect(result.current.rows).toHaveLength(seen[0].rows);
+    } finally {
+      fetches.mockRestore();
+    }
   });
 });

@@ -120,13 +120,28 @@ export function useListController(manifest: Manifest): ListController {
   // The page asked for at login, unless the socket has since announced a change of the entity it missed; once it is
   // here the first drawing shows its rows.
   const early = listAction && !after && !missedChanges(manifest.entity);
+  const earlyRows = early ? earlyPageRows<Row>(listAction[1].path, paramsKey) : undefined;
   const { data, error, isLoading, isValidating, mutate } = useSWR<ListResult<Row>>(
     listAction ? [listAction[1].path, paramsKey] : null,
     () =>
       (!after && !missedChanges(manifest.entity) && takeEarlyPage<Row>(listAction![1].path, paramsKey)) ||
       fetchListPage<Row>(panel, listAction![1], after ? { ...apiParams, after } : apiParams, paramsKey),
-    { keepPreviousData: true, revalidateOnFocus: false, fallbackData: early ? earlyPageRows<Row>(listAction[1].path, paramsKey) : undefined },
+    {
+      keepPreviousData: true,
+      revalidateOnFocus: false,
+      fallbackData: earlyRows,
+      // Rows that are here already are drawn as they are: SWR's check on mount (in the first frame's animation
+      // callbacks) drew the whole screen twice more before that frame was painted, to turn isValidating on and off.
+      revalidateOnMount: earlyRows ? false : undefined,
+    },
   );
+  // Once they are drawn they go into SWR's cache, and the early page is taken: it stands in no longer.
+  const listPath = listAction?.[1].path;
+  useEffect(() => {
+    if (!earlyRows || !listPath) return;
+    takeEarlyPage(listPath, paramsKey);
+    void mutate((cached) => cached ?? earlyRows, { revalidate: false });
+  }, [earlyRows, listPath, paramsKey, mutate]);
   const rows = data?.rows ?? NO_ROWS;
   // A heading's {count} is the whole list of the screen (the collection's users), whatever the filters show.
   const countsAll = Boolean(manifest.screen?.heading?.includes('{count}'));
@@ -141,7 +156,6 @@ export function useListController(manifest: Manifest): ListController {
   const refused = error instanceof HttpError && error.status >= 400 && error.status < 500 && error.status !== 401;
   // After a write every cached page of this list is stale, not only the one on screen (a later Clear would show it).
   const { mutate: mutateAll } = useSWRConfig();
-  const listPath = listAction?.[1].path;
   const reloadView = useCallback(() => {
     void mutateAll((key) => Array.isArray(key) && key[0] === listPath && key[1] !== paramsKey, undefined, { revalidate: false });
     void mutate();
