@@ -153,8 +153,8 @@ export default defineConfig(({ command }) => ({
       output: {
         // A few chunks in the order a visit needs them, instead of dozens of small shared ones (brotli compresses
         // one file of 300 kB far better than twenty of 15): what the page starts with; the manifests; the login
-        // screen with the parts it shares with the panel; and the panel behind the login (shell, screens, grid, overrides
-        // registry, notice stack: a notice of a failed call must draw with the server gone). Forms, bespoke screens,
+        // screen with the parts it shares with the panel; and the panel behind the login (shell, screens, grid,
+        // overrides registry, notice stack: a notice of a failed call must draw with the server gone). Forms, bespoke screens,
         // the live socket's client (it comes once the first rows are drawn) and the Russian dictionary stay chunks of
         // their own.
         // bench/bundle.ts measures the result in Chromium.

@@ -4,8 +4,8 @@ import { Suspense, useState } from 'react';
 import { LANGS, loadLanguage, useLang, useT } from '../core/i18n/i18n';
 import { eagerLazy } from './eager-lazy';
 
-// The menu's code (a popover, a modal, a focus trap, its items) was a fifth of the login screen's: it loads when the
-// pointer or the focus reaches the button, so it is here by the click.
+// The menu's code (a popover, a modal, a focus trap, its items) was over a third of the login screen's own chunk: it
+// loads when the pointer or the focus reaches the button, so it is here by the click.
 const LanguageMenu = eagerLazy(() => import('./LanguageMenu'));
 const preloadMenu = () => void LanguageMenu.preload().catch(() => undefined);
 
