@@ -17,10 +17,12 @@ import TablePagination from '@mui/material/TablePagination';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import { useTheme } from '@mui/material/styles';
 import type { GridRowId } from '@mui/x-data-grid';
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ComponentType } from 'react';
+import { memo, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { canCall } from '../core/access/can-call';
+import { PanelContext } from '../core/app/panel';
 import { fillTemplate, ListContext } from '../core/list/list-context';
 import { useListController, type ListController } from '../core/list/use-list-controller';
 import type { ActionDecl, Role } from '../../kernel/manifest/types';
@@ -34,6 +36,8 @@ import { DataTable, useRowExpanded } from './DataTable';
 import { ErrorBoundary } from './ErrorBoundary';
 import { LazyTooltip } from './LazyTooltip';
 import { FilterBar } from './FilterBar';
+import { warmUpForm } from './FormWarmUp';
+import { whenQuiet } from './when-drawn';
 import { ExportButton } from './ExportButton';
 import { gridPreferencesKey } from './grid/grid-preferences';
 import type { ListSort } from './grid/sort-model';
@@ -63,6 +67,11 @@ function whenIdle(fn: () => void) {
 }
 
 const NO_SIZES: number[] = [];
+
+/** The entities whose form was drawn unseen on this page (FormWarmUp.tsx): once is enough. */
+const warmedForms = new Set<string>();
+/** How long the user leaves a list alone before its form is drawn unseen. */
+const WARM_UP_QUIET_MS = 1000;
 
 /** The row's buttons side by side, 2px apart (Stack spacing 0.25). */
 const ROW_ACTIONS_STYLE = { display: 'flex', alignItems: 'center', gap: 2, height: '100%' } as const;
@@ -155,14 +164,47 @@ export function ListView({ controller, disableVirtualization, rehearsal }: ListV
   const openForm = useCallback(
     (record: Row | null) => {
       openModal(record);
+      // (The form drawn now runs its code: no need to draw it unseen later.)
+      warmedForms.add(manifest.entity);
       if (!formOverride && !loadedFormModal) void loadFormModal().then(() => setFormLoaded(true));
     },
-    [openModal, formOverride],
+    [openModal, formOverride, manifest.entity],
   );
   const mayOpenForm = Boolean(data && hasForm && (create || update));
+  // The form's code comes when the browser is idle after the list drew; the generic form is then drawn once unseen
+  // (FormWarmUp.tsx) once the user leaves the page alone for a moment: an edit form of the first row where the role
+  // may edit, else the add form, once per entity and page load.
+  const panel = useContext(PanelContext);
+  const theme = useTheme();
+  const warmUp = useRef({ rows, modal });
+  warmUp.current = { rows, modal };
   useEffect(() => {
-    if (mayOpenForm && !rehearsal) whenIdle(() => void (formOverride ? formOverride.preload?.() : loadFormModal()));
-  }, [mayOpenForm, formOverride, rehearsal]);
+    if (!mayOpenForm || rehearsal) return;
+    let cancel = () => {};
+    let over = false;
+    whenIdle(() => {
+      if (over) return;
+      if (formOverride) return void formOverride.preload?.();
+      void loadFormModal().then((Form) => {
+        if (over || !panel || warmedForms.has(manifest.entity)) return;
+        cancel = whenQuiet(WARM_UP_QUIET_MS, (finished) => {
+          const { rows: shown, modal: open } = warmUp.current;
+          const record = update && shown[0] ? shown[0] : null;
+          // A form the user opened warmed up its code itself.
+          if (open || (!record && !create) || warmedForms.has(manifest.entity)) return null;
+          const drawn = () => {
+            warmedForms.add(manifest.entity);
+            finished();
+          };
+          return warmUpForm(Form, { panel, theme, manifest, role, record, onDrawn: drawn });
+        });
+      });
+    });
+    return () => {
+      over = true;
+      cancel();
+    };
+  }, [mayOpenForm, formOverride, rehearsal, panel, theme, manifest, role, update, create]);
 
   const rowOverrides = (manifest.screen?.rowActions ?? []).map((n, i) => rowActionOverrides.get(n, { file, path: `/screen/rowActions/${i}` }));
   const rowCalls = placed(manifest, role, 'row').filter(([, a]) => a !== destroy?.[1]);

@@ -27,7 +27,8 @@ class Quiet extends Component<{ children: ReactNode }, { failed: boolean }> {
 
 export interface UnseenDrawing {
   panel: Panel;
-  theme: Theme;
+  /** The theme, or one made for the unseen node (a dialog's portal kept inside it). */
+  theme: Theme | ((host: HTMLElement) => Theme);
   /** What counts as drawn: a selector matched inside the unseen node. */
   drawn: string;
   /** Dropped anyway this long after it started. */
@@ -54,7 +55,7 @@ export function drawUnseen({ panel, theme, drawn, giveUpMs, onDrawn }: UnseenDra
   startTransition(() =>
     root.render(
       <Quiet>
-        <ThemeProvider theme={theme}>
+        <ThemeProvider theme={typeof theme === 'function' ? theme(host) : theme}>
           <PanelContext.Provider value={quietPanel}>
             <SWRConfig value={{ provider: () => new Map(), shouldRetryOnError: false, revalidateOnFocus: false }}>{content}</SWRConfig>
           </PanelContext.Provider>

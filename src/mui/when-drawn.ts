@@ -14,3 +14,62 @@ export function whenDrawn(root: ParentNode, selector: string, giveUpMs: number, 
   frame = requestAnimationFrame(watch);
   return () => cancelAnimationFrame(frame);
 }
+
+/** The browser's idle callback, or the next task where it has none (jsdom). */
+const onIdle = (fn: () => void, timeout: number): (() => void) => {
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(fn, { timeout });
+    return () => cancelIdleCallback(id);
+  }
+  const id = setTimeout(fn, 0);
+  return () => clearTimeout(id);
+};
+
+/** What counts as the user doing something: the warm-ups below give way to it. */
+const INPUT_EVENTS = ['pointerdown', 'keydown', 'wheel', 'touchstart'] as const;
+
+/**
+ * Runs `work` once the user has given no input (a press, a key, a wheel turn, a touch) for `quietMs` and the
+ * browser is idle, for what is drawn ahead of its use and must never compete with the user: the next input stops
+ * the work it started (`work` answers how, or null when it has nothing to do) and the wait begins again. `work`
+ * calls `finished` once its result is drawn; then nothing more is watched. Answers how to give up.
+ * @example const cancel = whenQuiet(1000, (finished) => drawUnseen({ …, onDrawn: finished }, <Form … />))
+ */
+export function whenQuiet(quietMs: number, work: (finished: () => void) => (() => void) | null): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let cancelIdle = () => {};
+  let stopWork: (() => void) | null = null;
+  let over = false;
+  const wait = () => {
+    clearTimeout(timer);
+    cancelIdle();
+    timer = setTimeout(() => (cancelIdle = onIdle(start, quietMs)), quietMs);
+  };
+  const start = () => {
+    if (over) return;
+    stopWork = work(finished);
+    if (!stopWork) giveUp();
+  };
+  const onInput = () => {
+    stopWork?.();
+    stopWork = null;
+    wait();
+  };
+  function finished() {
+    stopWork = null;
+    giveUp();
+  }
+  function giveUp() {
+    over = true;
+    clearTimeout(timer);
+    cancelIdle();
+    for (const type of INPUT_EVENTS) removeEventListener(type, onInput, true);
+  }
+  for (const type of INPUT_EVENTS) addEventListener(type, onInput, { capture: true, passive: true });
+  wait();
+  return () => {
+    giveUp();
+    stopWork?.();
+    stopWork = null;
+  };
+}

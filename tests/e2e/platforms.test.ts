@@ -76,6 +76,62 @@ describe('an admin manages platforms through the screens', () => {
     }
   });
 
+  it('draws the first row\'s edit form once, unseen, after the user leaves a fresh list alone: never under a key press, no call, no focus or scroll taken, nothing left', async () => {
+    const fresh = await (await browser.newContext({ storageState: await page.context().storageState() })).newPage();
+    try {
+      // The page time and field values of each form drawn unseen, whether the page's scroll was ever locked, and the
+      // last key's time.
+      await fresh.addInitScript(() => {
+        const w = window as unknown as { unseenForms: { at: number; values: string[] }[]; scrollLocked: boolean; lastKey: number };
+        w.unseenForms = [];
+        w.scrollLocked = false;
+        addEventListener('keydown', (e) => (w.lastKey = e.timeStamp), true);
+        new MutationObserver(() => {
+          if (document.body?.style.overflow === 'hidden') w.scrollLocked = true;
+          for (const host of document.querySelectorAll('body > [inert]')) {
+            const form = host.querySelector('form');
+            if (form && !host.hasAttribute('data-seen')) {
+              host.setAttribute('data-seen', '');
+              w.unseenForms.push({ at: performance.now(), values: [...form.querySelectorAll('input')].map((input) => input.value) });
+            }
+          }
+        }).observe(document, { childList: true, subtree: true, attributes: true });
+      });
+      const calls: string[] = [];
+      fresh.on('request', (request) => void (new URL(request.url()).pathname.startsWith('/v1/') && calls.push(new URL(request.url()).pathname)));
+      await fresh.goto(`${server.url}/platforms`);
+      const first = fresh.locator('.MuiDataGrid-row').first();
+      await first.waitFor();
+      const callsWithRows = calls.length;
+      const filter = fresh.getByRole('textbox').first();
+      await filter.focus();
+      // A key every 300 ms for 3 s (Shift: it types nothing): nothing is drawn unseen meanwhile.
+      const unseen = () => fresh.evaluate(() => (window as unknown as { unseenForms: { at: number; values: string[] }[] }).unseenForms);
+      for (let i = 0; i < 10; i++) {
+        await fresh.keyboard.press('Shift');
+        await fresh.waitForTimeout(300);
+      }
+      expect(await unseen()).toEqual([]);
+      const lastKey = await fresh.evaluate(() => (window as unknown as { lastKey: number }).lastKey);
+      await expect.poll(async () => (await unseen()).length, { timeout: 10_000 }).toBe(1);
+      const [drawn] = await unseen();
+      expect(drawn.at - lastKey).toBeGreaterThanOrEqual(1000);
+      expect(drawn.values).toContain((await first.getByRole('gridcell').nth(2).textContent())!.trim());
+      await expect.poll(() => fresh.evaluate(() => document.querySelectorAll('body > [inert]').length)).toBe(0);
+      expect(await fresh.evaluate(() => (window as unknown as { scrollLocked: boolean }).scrollLocked)).toBe(false);
+      // The filter box keeps the focus the user gave it.
+      expect(await filter.evaluate((el) => el === document.activeElement)).toBe(true);
+      expect(await fresh.getByRole('dialog').count()).toBe(0);
+      expect(calls.slice(callsWithRows).filter((path) => !path.startsWith('/v1/admin/platform/get'))).toEqual([]);
+      // Once per entity and page: back on the list, nothing is drawn unseen again.
+      await fresh.getByRole('button', { name: 'Reload' }).click();
+      await fresh.waitForTimeout(2000);
+      expect(await unseen()).toHaveLength(1);
+    } finally {
+      await fresh.context().close();
+    }
+  });
+
   it('edits the platform from its row, the form filled from the list, and sends the version it was opened from', async () => {
     const token = await server.login();
     const stored = (await server.api('GET', '/v1/admin/platform/get', { name: 'webOS' }, token)).data.rows[0];
