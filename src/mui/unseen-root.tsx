@@ -1,7 +1,7 @@
 // What the panel draws ahead of its use, never seen nor hit, so that the real drawing runs code the browser has
-// compiled already and finds its styles inserted (rehearsal.tsx: the home lists behind the login). It draws in a
-// React root of its own, with a panel whose data provider refuses every call and an SWR cache of its own, and is
-// dropped once drawn.
+// compiled already and finds its styles inserted (rehearsal.tsx: the home lists behind the login; FormWarmUp.tsx:
+// a list's form). It draws in a React root of its own, with a panel whose data provider refuses every call and an
+// SWR cache of its own, and is dropped once drawn.
 import { ThemeProvider, type Theme } from '@mui/material/styles';
 import { Component, startTransition, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
