@@ -22,6 +22,7 @@ import type { GridRowId } from '@mui/x-data-grid';
 import { memo, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { canCall } from '../core/access/can-call';
+import { onIdle } from '../core/idle';
 import { PanelContext } from '../core/app/panel';
 import { fillTemplate, ListContext } from '../core/list/list-context';
 import { useListController, type ListController } from '../core/list/use-list-controller';
@@ -60,11 +61,7 @@ const loadFormModal = () =>
     return m.default;
   });
 
-function whenIdle(fn: () => void) {
-  const w = window as Window & { requestIdleCallback?: (cb: () => void) => number };
-  if (w.requestIdleCallback) w.requestIdleCallback(fn);
-  else setTimeout(fn, 200);
-}
+const whenIdle = (fn: () => void) => void onIdle(fn, undefined, 200);
 
 const NO_SIZES: number[] = [];
 

@@ -4,6 +4,7 @@
 // for a moment makes React hold the content that follows it ~300 ms (DESIGN.md section 6).
 import { homeScreen } from '../core/access/access';
 import type { Manifest, Role } from '../../kernel/manifest/types';
+import { onIdle } from '../core/idle';
 import { overridesReady } from '../registry/installed';
 import { eagerLazy, type EagerLazy } from './eager-lazy';
 
@@ -28,14 +29,7 @@ export function prefetchPanel(load: () => Promise<unknown>, rehearse?: () => Pro
         if (stopped) stopRehearsal();
       })
       .catch(() => undefined);
-  let cancel: () => void;
-  if (typeof requestIdleCallback === 'function') {
-    const id = requestIdleCallback(run, { timeout: 1000 });
-    cancel = () => cancelIdleCallback(id);
-  } else {
-    const id = setTimeout(run, 50);
-    cancel = () => clearTimeout(id);
-  }
+  const cancel = onIdle(run, 1000, 50);
   return () => {
     stopped = true;
     cancel();

@@ -6,6 +6,7 @@
 import type { Theme } from '@mui/material/styles';
 import { MemoryRouter } from 'react-router';
 import { homeScreen, menuFor } from '../core/access/access';
+import { onIdle } from '../core/idle';
 import type { Panel } from '../core/app/panel';
 import { rehearsalController, sampleRows } from '../core/list/rehearsal';
 import { session } from '../core/session/session';
@@ -49,11 +50,11 @@ function drawOne(panel: Panel, theme: Theme, manifest: Manifest, role: Role, don
 export function rehearseHomes(panel: Panel, theme: Theme): () => void {
   const queue = homeListScreens(panel.manifests.all);
   let stopCurrent: () => void = noop;
-  let idle = 0;
+  let cancelIdle: () => void = noop;
   let over = false;
   const stop = () => {
     over = true;
-    cancelIdleCallback(idle);
+    cancelIdle();
     stopCurrent();
     unsubscribe();
   };
@@ -61,7 +62,7 @@ export function rehearseHomes(panel: Panel, theme: Theme): () => void {
   const next = () => {
     const item = queue.shift();
     if (over || !item || session.get().token) return stop();
-    idle = requestIdleCallback(() => (stopCurrent = drawOne(panel, theme, item.manifest, item.role, next)), { timeout: 1000 });
+    cancelIdle = onIdle(() => (stopCurrent = drawOne(panel, theme, item.manifest, item.role, next)), 1000);
   };
   next();
   return stop;

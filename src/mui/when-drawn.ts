@@ -1,3 +1,5 @@
+import { onIdle } from '../core/idle';
+
 /**
  * Calls `done` at the first frame where `root` holds an element matching `selector`, or at the first after
  * `giveUpMs`; answers how to stop watching. For what is drawn unseen ahead of its use (rehearsal.tsx,
@@ -14,16 +16,6 @@ export function whenDrawn(root: ParentNode, selector: string, giveUpMs: number, 
   frame = requestAnimationFrame(watch);
   return () => cancelAnimationFrame(frame);
 }
-
-/** The browser's idle callback, or the next task where it has none (jsdom). */
-const onIdle = (fn: () => void, timeout: number): (() => void) => {
-  if (typeof requestIdleCallback === 'function') {
-    const id = requestIdleCallback(fn, { timeout });
-    return () => cancelIdleCallback(id);
-  }
-  const id = setTimeout(fn, 0);
-  return () => clearTimeout(id);
-};
 
 /** What counts as the user doing something: the warm-ups below give way to it. */
 const INPUT_EVENTS = ['pointerdown', 'keydown', 'wheel', 'touchstart'] as const;

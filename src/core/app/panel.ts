@@ -2,6 +2,7 @@ import { createContext, useContext } from 'react';
 import { createDataProvider, type DataProvider } from '../http/data-provider';
 import { t, useLang, type Lang } from '../i18n/i18n';
 import { localizeManifests } from '../i18n/manifest-texts';
+import { onIdle } from '../idle';
 import { preloadHomePage } from '../list/early-page';
 import { connectLive, disconnectLive } from '../live/live-store';
 import { indexManifests, type ManifestSet } from '../../../kernel/manifest/manifest-set';
@@ -109,8 +110,7 @@ export function createPanel(config: PanelConfig, manifests: ManifestSet | (() =>
  * jobs' "Update statuses" messages) are not replayed: the socket should not wait longer.
  */
 function whenIdle(work: () => void): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 1000 });
-  else setTimeout(work, 0);
+  onIdle(work, 1000);
 }
 
 /** How long a login waits for its home list's first page before the session opens without it. */
