@@ -15,7 +15,7 @@ import {
   type GridSortModel,
   type GridValidRowModel,
 } from '@mui/x-data-grid';
-import { createContext, memo, useCallback, useContext, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ComponentType, type ReactNode } from 'react';
+import { createContext, memo, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ComponentType, type ReactNode } from 'react';
 import type { CellProps } from '../registry/override-types';
 import { contentWidth, estimateWidth, type TextWidth } from '../core/list/column-widths';
 import type { ExpandedRows } from '../core/list/expanded-rows';
@@ -32,6 +32,8 @@ import { GridToolbar } from './grid/GridToolbar';
 import { toneBackground } from './theme';
 import { useGridPreferences } from './grid/grid-preferences';
 import { fromSortModel, toSortModel, type ListSort } from './grid/sort-model';
+import { onIdle } from '../core/idle';
+import { whenDrawn } from './when-drawn';
 
 /** The grid's row height factor of each density (its own: compact 0.7, comfortable 1.3). */
 const DENSITY_FACTOR: Record<GridDensity, number> = { compact: 0.7, standard: 1, comfortable: 1.3 };
@@ -150,7 +152,16 @@ export function useRowExpanded(id: GridRowId): boolean {
 }
 const noSubscription = () => () => {};
 
-function DetailsBlock({ manifest, row, rowId, measured }: { manifest: Manifest; row: GridValidRowModel; rowId: GridRowId; measured: DetailsContextValue['measured'] }) {
+interface DetailsBlockProps {
+  manifest: Manifest;
+  row: GridValidRowModel;
+  rowId: GridRowId;
+  measured: DetailsContextValue['measured'];
+  /** Drawn ahead of its use (DetailsWarmUp): not one of the page's details rows. */
+  unseen?: boolean;
+}
+
+function DetailsBlock({ manifest, row, rowId, measured, unseen }: DetailsBlockProps) {
   const fields = detailFields(manifest);
   const box = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
@@ -166,7 +177,8 @@ function DetailsBlock({ manifest, row, rowId, measured }: { manifest: Manifest; 
   return (
     <Box
       ref={box}
-      data-testid="row-details"
+      data-testid={unseen ? undefined : 'row-details'}
+      data-details-block=""
       sx={{
         minHeight: DETAIL_LINE + DETAIL_PADDING,
         px: 2,
@@ -214,6 +226,37 @@ function DetailsBlock({ manifest, row, rowId, measured }: { manifest: Manifest; 
         );
       })}
     </Box>
+  );
+}
+
+/** The manifests whose details block was drawn once unseen on this page (DetailsWarmUp): once is enough. */
+const warmedDetails = new Set<string>();
+const WARM_UP_BOX = { position: 'fixed', top: 0, left: 0, width: 8, height: 8, overflow: 'hidden', visibility: 'hidden', pointerEvents: 'none' } as const;
+const noMeasure = () => undefined;
+
+/**
+ * A list's first details row drew its block for the first time: emotion serialized and inserted its styles (5 ms of
+ * insertRule in a trace of the click, then a restyle of the page) and its code ran cold. This draws the first row's
+ * block once, unseen, when the browser is idle after the rows are drawn, and drops it once it is in the page, so the
+ * first Details click finds both ready. Once per manifest and page load; it takes no focus and no click.
+ */
+function DetailsWarmUp({ manifest, row }: { manifest: Manifest; row: GridValidRowModel | undefined }) {
+  const [drawing, setDrawing] = useState(false);
+  const host = useRef<HTMLSpanElement>(null);
+  const ready = Boolean(row) && !warmedDetails.has(manifest.entity);
+  useEffect(() => (ready ? onIdle(() => setDrawing(true), 1000) : undefined), [ready]);
+  useEffect(() => {
+    if (!drawing || !host.current) return;
+    return whenDrawn(host.current, '[data-details-block]', 1000, () => {
+      warmedDetails.add(manifest.entity);
+      setDrawing(false);
+    });
+  }, [drawing, manifest.entity]);
+  if (!drawing || !row) return null;
+  return (
+    <span ref={host} aria-hidden="true" inert style={WARM_UP_BOX} data-testid="details-warm-up">
+      <DetailsBlock manifest={manifest} row={row} rowId={rowIdOf(row)} measured={noMeasure} unseen />
+    </span>
   );
 }
 
@@ -436,6 +479,7 @@ export const DataTable = memo(function DataTable({ manifest, file, rows, loading
         disableVirtualization={disableVirtualization}
         sx={gridStyles}
       />
+      {manifest.list?.details !== false && <DetailsWarmUp manifest={manifest} row={rows[0]} />}
     </DetailsContext.Provider>
   );
 });

@@ -96,6 +96,41 @@ describe('the generic list screen with more than 500 rows', () => {
     await page.mouse.up();
   });
 
+  it("draws the first row's details block once ahead, unseen, when the rows are drawn: the first Details click inserts no style, and nothing is left", async () => {
+    // A new document with the session, watched from its start for the unseen block.
+    const fresh = await page.context().newPage();
+    try {
+      await fresh.addInitScript(() => {
+        const seen = window as unknown as { warmUps: number };
+        seen.warmUps = 0;
+        new MutationObserver((records) => {
+          for (const record of records) for (const node of record.addedNodes) if (node instanceof Element && node.matches('[data-testid="details-warm-up"]')) seen.warmUps++;
+        }).observe(document, { childList: true, subtree: true });
+      });
+      await fresh.goto(`${server.url}/platforms?sort=name`);
+      const row = fresh.locator('.MuiDataGrid-row', { hasText: 'platform-002' });
+      await row.waitFor();
+      await expect.poll(() => fresh.evaluate(() => (window as unknown as { warmUps: number }).warmUps), { timeout: 10_000 }).toBe(1);
+      await expect.poll(() => fresh.getByTestId('details-warm-up').count()).toBe(0);
+      expect(await fresh.locator('[data-details-block]').count()).toBe(0);
+      expect(await fresh.evaluate(() => document.activeElement === document.body)).toBe(true);
+
+      const rules = await fresh.evaluate(() => [...document.styleSheets].flatMap((sheet) => [...sheet.cssRules].map((rule) => rule.cssText)).join('\n'));
+      await row.getByRole('button', { name: 'Details' }).click();
+      const details = fresh.getByTestId('row-details');
+      await details.waitFor();
+      expect(await details.locator('[data-field="name"]').innerText()).toBe('platform-002');
+      // Every style the block draws with was in the page before the click: its first opening inserted none.
+      const classes = await details.evaluate((el) => [el, ...el.querySelectorAll('*')].flatMap((each) => [...each.classList]).filter((c) => c.startsWith('css-')));
+      expect(classes.length).toBeGreaterThan(2);
+      for (const name of new Set(classes)) expect(rules).toContain(`.${name}`);
+      expect(await fresh.locator('[data-details-block]').count()).toBe(1);
+      expect(await fresh.evaluate(() => (window as unknown as { warmUps: number }).warmUps)).toBe(1);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('opens a details row that shows every field of the record', async () => {
     await page.goto(`${server.url}/platforms?sort=name`);
     const row = page.locator('.MuiDataGrid-row', { hasText: 'platform-001' });
