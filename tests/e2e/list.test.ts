@@ -62,6 +62,27 @@ describe('the generic list screen with more than 500 rows', () => {
     await page.getByText(`51–100 of ${ROWS}`).waitFor();
   });
 
+  it("asks for the next page at the click, while the screen still shows the page before: one call, and that page's rows", async () => {
+    await page.goto(`${server.url}/platforms?sort=name&size=50`);
+    await page.getByText(`1–50 of ${ROWS}`).waitFor();
+    await networkQuiet(page);
+    // Each list call, with the page the address bar showed when it left.
+    await page.evaluate(() => {
+      const calls: { page: string | null; shown: string | null }[] = ((window as unknown as { listCalls: unknown[] }).listCalls = []) as never;
+      const original = window.fetch;
+      window.fetch = (input, init) => {
+        const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+        if (url.pathname === '/v1/admin/platform/get') calls.push({ page: url.searchParams.get('page'), shown: new URL(location.href).searchParams.get('page') });
+        return original(input, init);
+      };
+    });
+    await page.getByRole('button', { name: 'Go to next page' }).click();
+    await page.getByText(`51–100 of ${ROWS}`).waitFor();
+    await page.locator('.MuiDataGrid-row', { hasText: 'platform-051' }).waitFor();
+    await networkQuiet(page);
+    expect(await page.evaluate(() => (window as unknown as { listCalls: unknown[] }).listCalls)).toEqual([{ page: '2', shown: null }]);
+  });
+
   it('filters by name on Enter, and Clear is enabled only while a filter is filled', async () => {
     await page.goto(`${server.url}/platforms`);
     const clear = page.getByRole('button', { name: 'Clear' });

@@ -9,7 +9,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createPanel, PanelContext } from '../../src/core/app/panel';
 import type { ActionDecl } from '../../kernel/manifest/types';
 import { useListController } from '../../src/core/list/use-list-controller';
-import { signIn } from '../../src/core/session/session';
+import { disconnectLive } from '../../src/core/live/live-store';
+import { signIn, signOut } from '../../src/core/session/session';
 import { api, adminToken, manifest, manifests, serverUrl } from './render';
 
 const PREFIX = `cur${Date.now().toString(36)}-`;
@@ -64,5 +65,32 @@ describe('the list controller and the next-page cursor', () => {
     const jump = await moveTo(3, names.slice(10));
     expect(jump).toMatchObject({ page: 3 });
     expect(jump).not.toHaveProperty('after');
+  });
+
+  it('asks for a new page, size or order the moment it is chosen, before the screen renders with it, and only once', async () => {
+    // No live socket: the goals added above would reload the list through it, asking once more.
+    disconnectLive();
+    signOut();
+    const { result, sent } = setup(`/goals?goalName=${PREFIX}&size=5&sort=goalName`);
+    await waitFor(() => expect(result.current.rows).toHaveLength(5));
+    /** Chooses a view and checks its call left within the choice (the URL, and the render, come after it). */
+    const choose = async (change: () => void, rows: string[], params: Record<string, unknown>) => {
+      const calls = sent.length;
+      act(() => {
+        change();
+        expect(sent).toHaveLength(calls + 1);
+      });
+      expect(sent.at(-1)).toMatchObject(params);
+      await waitFor(() => expect(goalNames(result.current.rows)).toEqual(rows));
+      // The screen took that answer: it did not ask again.
+      expect(sent).toHaveLength(calls + 1);
+    };
+    await choose(() => result.current.setPage(2), names.slice(5, 10), { page: 2, pageSize: 5, after: expect.any(String) });
+    await choose(() => result.current.setSort('goalName', 'desc'), [...names].reverse().slice(0, 5), { page: 1, sortOrder: 'desc' });
+    await choose(() => result.current.setPageSize(20), [...names].reverse(), { page: 1, pageSize: 20, sortOrder: 'desc' });
+    // A reload asks afresh.
+    const calls = sent.length;
+    act(() => result.current.reload());
+    await waitFor(() => expect(sent).toHaveLength(calls + 1));
   });
 });

@@ -16,7 +16,7 @@ import { useStore } from '../store';
 import { countText } from './count';
 import { callParamsOf, fillTemplate, type ListContextValue } from './list-context';
 import { hasFilter, parseListQuery, toApiParams, toSearchParams, type ListQuery } from './list-query';
-import { answeredFor, earlyPageRows, fetchListPage, takeEarlyPage } from './early-page';
+import { answeredFor, askAhead, dropAheadPages, earlyPageRows, fetchListPage, takeAheadPage, takeEarlyPage } from './early-page';
 import { ExpandedRows, type RowId } from './expanded-rows';
 import { useStableCallback } from './stable-callback';
 
@@ -102,7 +102,6 @@ export function useListController(manifest: Manifest): ListController {
   const list = manifest.list;
   const [search, setSearch] = useSearchParams();
   const query = useMemo(() => parseListQuery(search, list), [search, list]);
-  const setQuery = useCallback((next: ListQuery) => setSearch(toSearchParams(next, list)), [setSearch, list]);
   const routeParams = useParams();
   const callParamsKey = JSON.stringify(callParamsOf(manifest, routeParams));
   const callParams = useMemo(() => JSON.parse(callParamsKey) as Record<string, string>, [callParamsKey]);
@@ -113,6 +112,18 @@ export function useListController(manifest: Manifest): ListController {
 
   const apiParams = { ...callParams, ...toApiParams(query) };
   const paramsKey = JSON.stringify(apiParams);
+  // A new view (page, size, sort, filters) asks for its rows at once (early-page.ts askAhead): the URL commits in a
+  // transition, and the list would ask only once the screen has rendered with it. `after` is the cursor it pages with.
+  const setQuery = useCallback(
+    (next: ListQuery, after?: string) => {
+      const search = toSearchParams(next, list);
+      const params = { ...callParams, ...toApiParams(parseListQuery(search, list)) };
+      const key = JSON.stringify(params);
+      if (listAction && key !== paramsKey) askAhead(panel, listAction[1], after ? { ...params, after } : params, key);
+      setSearch(search);
+    },
+    [setSearch, list, callParams, listAction, paramsKey, panel],
+  );
   // Moving to the next page sends the cursor the page before answered (`after`): the server then reads only the
   // page's rows however deep it is. The page number goes too, so the count and the pager stay what they were.
   const [cursor, setCursor] = useState<{ key: string; after: string } | null>(null);
@@ -124,6 +135,7 @@ export function useListController(manifest: Manifest): ListController {
   const { data, error, isLoading, isValidating, mutate } = useSWR<ListResult<Row>>(
     listAction ? [listAction[1].path, paramsKey] : null,
     () =>
+      takeAheadPage<Row>(listAction![1].path, paramsKey) ||
       (!after && !missedChanges(manifest.entity) && takeEarlyPage<Row>(listAction![1].path, paramsKey)) ||
       fetchListPage<Row>(panel, listAction![1], after ? { ...apiParams, after } : apiParams, paramsKey),
     {
@@ -157,6 +169,7 @@ export function useListController(manifest: Manifest): ListController {
   // After a write every cached page of this list is stale, not only the one on screen (a later Clear would show it).
   const { mutate: mutateAll } = useSWRConfig();
   const reloadView = useCallback(() => {
+    if (listPath) dropAheadPages(listPath);
     void mutateAll((key) => Array.isArray(key) && key[0] === listPath && key[1] !== paramsKey, undefined, { revalidate: false });
     void mutate();
     void mutateTotal();
@@ -198,7 +211,7 @@ export function useListController(manifest: Manifest): ListController {
     (page: number) => {
       const next = data?.next && page === query.page + 1 && answeredFor.get(data) === paramsKey ? data.next : undefined;
       setCursor(next ? { key: JSON.stringify({ ...callParams, ...toApiParams({ ...query, page }) }), after: next } : null);
-      setQuery({ ...query, page });
+      setQuery({ ...query, page }, next);
     },
     [setQuery, query, data, paramsKey, callParams],
   );
