@@ -38,7 +38,7 @@ test('a dialect whose run failed is one failed row, counted against the goals me
 });
 
 test('JS to the login screen must be both at most half of react-admin and at most 155 kB', () => {
-  const figures = (kB: number): Figures => ({ jsLogin: kB * 1024, jsList: 0, loginToRows: 0, loginToRowsPaused: 0, edit: 0, rows500: 0, expand: 0 });
+  const figures = (kB: number): Figures => ({ jsLogin: kB * 1024, jsList: 0, loginToRows: 0, loginToRowsPaused: 0, edit: 0, rows500: 0, rows500Click: 0, expand: 0 });
   const login = (ours: number, theirs: number) => clientTable({ ours: figures(ours), reactAdmin: figures(theirs) })[0];
   expect(verdict(login(150, 310))).toBe('met');
   expect(verdict(login(160, 400))).toBe('not met');
