@@ -378,7 +378,8 @@ export function ListView({ controller, disableVirtualization, rehearsal }: ListV
               manifest={manifest}
               file={file}
               rows={rows}
-              loading={isLoading || (isValidating && !data)}
+              loading={!data && (isLoading || isValidating)}
+              fetching={Boolean(data) && isLoading}
               expanded={expanded}
               renderActions={renderActions}
               actionsWidth={Math.max(104, buttons * 38 + 16)}

@@ -83,6 +83,31 @@ describe('the generic list screen with more than 500 rows', () => {
     expect(await page.evaluate(() => (window as unknown as { listCalls: unknown[] }).listCalls)).toEqual([{ page: '2', shown: null }]);
   });
 
+  it("keeps a page's rows under the grid's loading bar while the next page is on its way, and drops the bar with them", async () => {
+    await page.goto(`${server.url}/platforms?sort=name&size=50`);
+    await page.locator('.MuiDataGrid-row', { hasText: 'platform-001' }).waitFor();
+    const bar = page.getByRole('grid').getByRole('progressbar');
+    expect(await bar.count()).toBe(0);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/v1/admin/platform/get?*', async (route) => {
+      if (new URL(route.request().url()).searchParams.get('page') === '2') await held;
+      await route.continue();
+    });
+    try {
+      await page.getByRole('button', { name: 'Go to next page' }).click();
+      await bar.waitFor();
+      expect(await page.locator('.MuiDataGrid-row', { hasText: 'platform-001' }).isVisible()).toBe(true);
+      release();
+      await page.locator('.MuiDataGrid-row', { hasText: 'platform-051' }).waitFor();
+      await expect.poll(() => bar.count()).toBe(0);
+      expect(await page.locator('.MuiDataGrid-row', { hasText: 'platform-001' }).count()).toBe(0);
+    } finally {
+      release();
+      await page.unroute('**/v1/admin/platform/get?*');
+    }
+  });
+
   it('filters by name on Enter, and Clear is enabled only while a filter is filled', async () => {
     await page.goto(`${server.url}/platforms`);
     const clear = page.getByRole('button', { name: 'Clear' });
