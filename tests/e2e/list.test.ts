@@ -83,6 +83,27 @@ describe('the generic list screen with more than 500 rows', () => {
     expect(await page.evaluate(() => (window as unknown as { listCalls: unknown[] }).listCalls)).toEqual([{ page: '2', shown: null }]);
   });
 
+  it("asks for a menu screen's first page at the click, while the screen before is still shown: one call, and that page's rows", async () => {
+    await page.goto(`${server.url}/`);
+    await page.getByRole('link', { name: 'Platforms' }).waitFor();
+    await networkQuiet(page);
+    // Each platform list call from here on, with the route the address bar showed when it left.
+    await page.evaluate(() => {
+      const calls: { page: string | null; shown: string }[] = ((window as unknown as { listCalls: unknown[] }).listCalls = []) as never;
+      const original = window.fetch;
+      window.fetch = (input, init) => {
+        const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+        if (url.pathname === '/v1/admin/platform/get') calls.push({ page: url.searchParams.get('page'), shown: location.pathname });
+        return original(input, init);
+      };
+    });
+    await page.getByRole('link', { name: 'Platforms' }).click();
+    await page.getByTestId('list-count').filter({ hasText: `${ROWS} total` }).waitFor();
+    await page.locator('.MuiDataGrid-row').first().waitFor();
+    await networkQuiet(page);
+    expect(await page.evaluate(() => (window as unknown as { listCalls: unknown[] }).listCalls)).toEqual([{ page: '1', shown: '/' }]);
+  });
+
   it("keeps a page's rows under the grid's loading bar while the next page is on its way, and drops the bar with them", async () => {
     await page.goto(`${server.url}/platforms?sort=name&size=50`);
     await page.locator('.MuiDataGrid-row', { hasText: 'platform-001' }).waitFor();
