@@ -33,7 +33,7 @@ import { toneBackground } from './theme';
 import { useGridPreferences } from './grid/grid-preferences';
 import { fromSortModel, toSortModel, type ListSort } from './grid/sort-model';
 import { onIdle } from '../core/idle';
-import { whenDrawn } from './when-drawn';
+import { UNSEEN_BOX, whenDrawn } from './when-drawn';
 
 /** The grid's row height factor of each density (its own: compact 0.7, comfortable 1.3). */
 const DENSITY_FACTOR: Record<GridDensity, number> = { compact: 0.7, standard: 1, comfortable: 1.3 };
@@ -231,7 +231,6 @@ function DetailsBlock({ manifest, row, rowId, measured, unseen }: DetailsBlockPr
 
 /** The manifests whose details block was drawn once unseen on this page (DetailsWarmUp): once is enough. */
 const warmedDetails = new Set<string>();
-const WARM_UP_BOX = { position: 'fixed', top: 0, left: 0, width: 8, height: 8, overflow: 'hidden', visibility: 'hidden', pointerEvents: 'none' } as const;
 const noMeasure = () => undefined;
 
 /**
@@ -254,7 +253,7 @@ function DetailsWarmUp({ manifest, row }: { manifest: Manifest; row: GridValidRo
   }, [drawing, manifest.entity]);
   if (!drawing || !row) return null;
   return (
-    <span ref={host} aria-hidden="true" inert style={WARM_UP_BOX} data-testid="details-warm-up">
+    <span ref={host} aria-hidden="true" inert style={UNSEEN_BOX} data-testid="details-warm-up">
       <DetailsBlock manifest={manifest} row={row} rowId={rowIdOf(row)} measured={noMeasure} unseen />
     </span>
   );

@@ -10,11 +10,10 @@ import { touchRippleClasses } from '@mui/material/ButtonBase';
 import { useEffect, useRef, useState, type ComponentType, type Ref } from 'react';
 import { createPortal } from 'react-dom';
 import { afterFirstRows } from '../core/app/panel';
-import { whenDrawn } from './when-drawn';
+import { UNSEEN_BOX, whenDrawn } from './when-drawn';
 
 /** MUI declares it as the render function it wraps; it is the forwardRef component ButtonBase draws. */
 const TouchRipple = MuiTouchRipple as unknown as ComponentType<TouchRippleProps & { ref: Ref<TouchRippleActions> }>;
-const HIDDEN = { position: 'fixed', top: 0, left: 0, width: 8, height: 8, overflow: 'hidden', visibility: 'hidden', pointerEvents: 'none' } as const;
 
 /** Draws nothing a user sees; leaves nothing on the page once its ripple was drawn. */
 export function RippleWarmUp() {
@@ -30,7 +29,7 @@ export function RippleWarmUp() {
   }, [drawing]);
   if (!drawing) return null;
   return (
-    <span ref={host} aria-hidden="true" style={HIDDEN} data-testid="ripple-warm-up">
+    <span ref={host} aria-hidden="true" style={UNSEEN_BOX} data-testid="ripple-warm-up">
       <TouchRipple ref={ripple} center />
       {createPortal(null, document.body)}
     </span>

@@ -15,7 +15,7 @@ import { Fragment, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, u
 import { flushSync } from 'react-dom';
 import { Link as RouterLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { version } from '../../package.json';
-import { menuFor, type MenuEntry, type MenuGroup, type MenuLink } from '../core/access/access';
+import { isGenericList, menuFor, screenAt, type MenuEntry, type MenuGroup, type MenuLink } from '../core/access/access';
 import { afterFirstRows, usePanel } from '../core/app/panel';
 import { preloadFirstPage } from '../core/list/early-page';
 import { session } from '../core/session/session';
@@ -45,8 +45,8 @@ function useOpenScreen(): (route: string, click: MouseEvent) => void {
     (route: string, click: MouseEvent) => {
       // A click that opens the link elsewhere (a new tab or window) leaves this screen where it is.
       if (route === pathname || !role || click.button !== 0 || click.metaKey || click.ctrlKey || click.shiftKey || click.altKey) return;
-      const manifest = panel.manifests.all.find((m) => m.screen?.route === route);
-      if (manifest?.list && !manifest.screen?.override) void preloadFirstPage(panel, manifest, role);
+      const manifest = screenAt(panel.manifests.all, route);
+      if (isGenericList(manifest)) void preloadFirstPage(panel, manifest, role);
     },
     [panel, pathname, role],
   );

@@ -5,7 +5,7 @@
 // soon as a session opens or its grid has drawn rows.
 import type { Theme } from '@mui/material/styles';
 import { MemoryRouter } from 'react-router';
-import { homeScreen, menuFor } from '../core/access/access';
+import { homeScreen, isGenericList, menuFor } from '../core/access/access';
 import { onIdle } from '../core/idle';
 import type { Panel } from '../core/app/panel';
 import { rehearsalController, sampleRows } from '../core/list/rehearsal';
@@ -26,7 +26,7 @@ const noop = () => undefined;
 export function homeListScreens(manifests: readonly Manifest[]): { manifest: Manifest; role: Role }[] {
   return ROLES.flatMap((role) => {
     const manifest = homeScreen(manifests, role);
-    return manifest?.list && !manifest.screen!.override ? [{ manifest, role }] : [];
+    return isGenericList(manifest) ? [{ manifest, role }] : [];
   });
 }
 

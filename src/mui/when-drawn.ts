@@ -17,6 +17,9 @@ export function whenDrawn(root: ParentNode, selector: string, giveUpMs: number, 
   return () => cancelAnimationFrame(frame);
 }
 
+/** A node for what is drawn unseen in the page itself: an 8 px box, hidden and never hit (RippleWarmUp, DetailsWarmUp). */
+export const UNSEEN_BOX = { position: 'fixed', top: 0, left: 0, width: 8, height: 8, overflow: 'hidden', visibility: 'hidden', pointerEvents: 'none' } as const;
+
 /** What counts as the user doing something: the warm-ups below give way to it. */
 const INPUT_EVENTS = ['pointerdown', 'keydown', 'wheel', 'touchstart'] as const;
 

@@ -34,11 +34,18 @@ export function screens(manifests: readonly Manifest[]): Manifest[] {
 /** Where a role lands after its login: its `home`, else `/`. */
 export const homeRoute = (role: Role): string => HOME_BY_ROLE[role] || '/';
 
-/** The manifest whose screen is the role's landing route, if one is. */
-export function homeScreen(manifests: readonly Manifest[], role: Role): Manifest | undefined {
-  const route = homeRoute(role);
+/** The manifest whose screen is at `route`, if one is. */
+export function screenAt(manifests: readonly Manifest[], route: string): Manifest | undefined {
   return manifests.find((m) => m.screen?.route === route);
 }
+
+/** The manifest whose screen is the role's landing route, if one is. */
+export function homeScreen(manifests: readonly Manifest[], role: Role): Manifest | undefined {
+  return screenAt(manifests, homeRoute(role));
+}
+
+/** Whether the manifest's screen is the generic list screen (a list, no whole-screen override). */
+export const isGenericList = (manifest: Manifest | undefined): manifest is Manifest => Boolean(manifest?.list && !manifest.screen?.override);
 
 export interface MenuLink {
   kind: 'link';
