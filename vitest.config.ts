@@ -15,6 +15,10 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'jsdom',
+          // Two worker threads: child processes (Vitest's default pool) cost more to start and the files ran one
+          // at a time; alone on this 2-core machine the unit files took 87.6 s that way, 55.4 s this way.
+          pool: 'threads',
+          maxWorkers: 2,
           // The component tests render whole MUI screens in jsdom, which a busy 2-core machine makes slow.
           testTimeout: 20_000,
           include: ['tests/unit/**/*.test.{ts,tsx}'],
