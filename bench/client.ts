@@ -24,7 +24,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
 import type { Browser, Locator, Page } from 'playwright-core';
+import { build } from 'vite';
 import { ADMIN, launchBrowser, networkQuiet, startServer, type RunningServer } from '../tests/e2e/harness.ts';
 import { startFront, type Front } from './front.ts';
 import { option } from './options.ts';
@@ -32,6 +34,7 @@ import { CLIENT_GOALS, type ClientFigure } from './goals.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const RA_DIR = join(ROOT, 'bench', 'react-admin');
+const FLOOR_DIR = join(ROOT, 'bench', 'grid-floor');
 const PLATFORMS = 1200;
 const APP_INFOS = 600;
 const CARE = { email: 'care@example.com', password: 'care-password-1' };
@@ -63,6 +66,14 @@ function buildReactAdmin(dir: string): string {
   run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(RA_DIR, 'tsconfig.json')], RA_DIR);
   run(process.execPath, [join(RA_DIR, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', dir], RA_DIR);
   console.log(`client: react-admin app checked and built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  return dir;
+}
+
+/** Builds bench/grid-floor (the panel's grid alone) into `dir`, with the panel's own Vite and React plugin. */
+async function buildGridFloor(dir: string): Promise<string> {
+  const t = Date.now();
+  await build({ root: FLOOR_DIR, configFile: false, plugins: [react()], logLevel: 'warn', build: { outDir: dir, emptyOutDir: true } });
+  console.log(`client: the grid alone (bench/grid-floor) built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   return dir;
 }
 
@@ -310,6 +321,27 @@ async function steps(browser: Browser, app: App, expected: Expected, current: (p
   return out;
 }
 
+/**
+ * One cold run of the grid alone: from the moment its next 500 rows are handed to the grid (where the panel's figure
+ * starts at the response's last byte) to the frame that shows the first of them.
+ */
+async function gridFloorRun(browser: Browser, front: Front): Promise<number> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  try {
+    await context.addInitScript({ content: instrumentScript(false) });
+    const page = await context.newPage();
+    await page.goto(front.url + '/');
+    await page.locator('.MuiDataGrid-row', { hasText: 'platform-00001' }).waitFor();
+    await page.waitForTimeout(1000);
+    const next = await timed(page, { kind: 'cell', text: 'platform-00501' }, () => page.getByRole('button', { name: 'Go to next page' }).click());
+    const rowsSetAt = await page.evaluate(() => window.rowsSetAt);
+    if (rowsSetAt === undefined) throw new Error('the grid alone: no rows were set');
+    return next.painted - rowsSetAt;
+  } finally {
+    await context.close();
+  }
+}
+
 // ---- the table ----
 
 const median = (values: number[]) => {
@@ -343,6 +375,8 @@ function table(ours: Figures[], theirs: Figures[]): string {
 export interface ClientFigures {
   ours: Figures;
   reactAdmin: Figures;
+  /** The grid alone (bench/grid-floor): 500 rows handed to it to their paint, median ms of the same runs. */
+  gridFloor: number;
 }
 
 const medians = (runs: Figures[]): Figures =>
@@ -358,19 +392,24 @@ export async function clientFigures(panelDist?: string, runs = Number(option('ru
   const fronts: Front[] = [];
   try {
     const kept = (name: string) => (keep && existsSync(join(keep, name, 'index.html')) ? join(keep, name) : undefined);
-    const dist = { panel: panelDist ?? kept('panel') ?? buildPanel(join(out, 'panel')), reactAdmin: kept('react-admin') ?? buildReactAdmin(join(out, 'react-admin')) };
+    const dist = {
+      panel: panelDist ?? kept('panel') ?? buildPanel(join(out, 'panel')),
+      reactAdmin: kept('react-admin') ?? buildReactAdmin(join(out, 'react-admin')),
+      gridFloor: kept('grid-floor') ?? (await buildGridFloor(join(out, 'grid-floor'))),
+    };
     server = await startServer({ PUBLIC_RATE_LIMIT: '1000000' });
     let t = Date.now();
     const expected = await seed(server);
     console.log(`client: ${PLATFORMS} platforms and ${APP_INFOS} app infos added through the API in ${((Date.now() - t) / 1000).toFixed(1)} s`);
     const backend = server.url.replace('localhost', '127.0.0.1');
     const baselineDir = process.env.BENCH_CLIENT_BASELINE;
-    const [oursFront, raFront, baselineFront] = await Promise.all([
+    const [oursFront, raFront, floorFront, baselineFront] = await Promise.all([
       startFront(dist.panel, backend),
       startFront(dist.reactAdmin, backend),
+      startFront(dist.gridFloor, backend),
       ...(baselineDir ? [startFront(baselineDir, backend)] : []),
     ]);
-    fronts.push(oursFront, raFront, ...(baselineFront ? [baselineFront] : []));
+    fronts.push(oursFront, raFront, floorFront, ...(baselineFront ? [baselineFront] : []));
     const ours: App = {
       name: 'ours',
       front: oursFront,
@@ -400,15 +439,23 @@ export async function clientFigures(panelDist?: string, runs = Number(option('ru
     const apps = [ours, reactAdmin, ...(baseline ? [baseline] : [])];
     browser = await launchBrowser();
     const figures = new Map<App, Figures[]>(apps.map((app) => [app, []]));
+    const floor: number[] = [];
     t = Date.now();
     for (let i = 0; i < runs; i++) {
       // The apps take turns (and the first one alternates), so a busy moment of the machine hits all.
       for (const app of i % 2 ? [...apps].reverse() : apps) figures.get(app)!.push(await measure(browser, app, expected));
+      floor.push(await gridFloorRun(browser, floorFront));
     }
     console.log(`client: ${runs} cold runs per app in ${((Date.now() - t) / 1000).toFixed(1)} s (Chromium ${browser.version()}, react-admin ${raVersion()})`);
     console.log(table(figures.get(ours)!, figures.get(reactAdmin)!));
+    const floorMs = median(floor);
+    console.log(
+      `the grid alone (bench/grid-floor: the same @mui/x-data-grid, the Platforms list's 5 columns as plain text, nothing else on the page): ` +
+        `500 rows handed to it -> painted ${Math.round(floorMs)} ms median (runs ${Math.round(Math.min(...floor))}-${Math.round(Math.max(...floor))} ms), ` +
+        `against the goal of 60 ms for the panel's "response to paint"`,
+    );
     if (baseline) console.log(`baseline (${baselineDir}) in the same run:\n${table(figures.get(baseline)!, figures.get(reactAdmin)!)}`);
-    return { ours: medians(figures.get(ours)!), reactAdmin: medians(figures.get(reactAdmin)!) };
+    return { ours: medians(figures.get(ours)!), reactAdmin: medians(figures.get(reactAdmin)!), gridFloor: floorMs };
   } finally {
     await browser?.close();
     for (const front of fronts) await front.close();
