@@ -321,22 +321,29 @@ async function steps(browser: Browser, app: App, expected: Expected, current: (p
   return out;
 }
 
+/** The grid alone's figures: what the page downloads (brotli, as for the apps), and 500 rows handed over -> painted. */
+export interface GridFloor {
+  js: number;
+  rows500: number;
+}
+
 /**
- * One cold run of the grid alone: from the moment its next 500 rows are handed to the grid (where the panel's figure
- * starts at the response's last byte) to the frame that shows the first of them.
+ * One cold run of the grid alone: the JS it took to show its rows, and from the moment its next 500 rows are handed
+ * to the grid (where the panel's figure starts at the response's last byte) to the frame that shows the first of them.
  */
-async function gridFloorRun(browser: Browser, front: Front): Promise<number> {
+async function gridFloorRun(browser: Browser, front: Front): Promise<GridFloor> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   try {
     await context.addInitScript({ content: instrumentScript(false) });
     const page = await context.newPage();
     await page.goto(front.url + '/');
     await page.locator('.MuiDataGrid-row', { hasText: 'platform-00001' }).waitFor();
+    const js = await jsBytes(page, await page.evaluate(() => performance.now()));
     await page.waitForTimeout(1000);
     const next = await timed(page, { kind: 'cell', text: 'platform-00501' }, () => page.getByRole('button', { name: 'Go to next page' }).click());
     const rowsSetAt = await page.evaluate(() => window.rowsSetAt);
     if (rowsSetAt === undefined) throw new Error('the grid alone: no rows were set');
-    return next.painted - rowsSetAt;
+    return { js, rows500: next.painted - rowsSetAt };
   } finally {
     await context.close();
   }
@@ -375,8 +382,8 @@ function table(ours: Figures[], theirs: Figures[]): string {
 export interface ClientFigures {
   ours: Figures;
   reactAdmin: Figures;
-  /** The grid alone (bench/grid-floor): 500 rows handed to it to their paint, median ms of the same runs. */
-  gridFloor: number;
+  /** The grid alone (bench/grid-floor), medians of the same runs. */
+  gridFloor: GridFloor;
 }
 
 const medians = (runs: Figures[]): Figures =>
@@ -439,7 +446,7 @@ export async function clientFigures(panelDist?: string, runs = Number(option('ru
     const apps = [ours, reactAdmin, ...(baseline ? [baseline] : [])];
     browser = await launchBrowser();
     const figures = new Map<App, Figures[]>(apps.map((app) => [app, []]));
-    const floor: number[] = [];
+    const floor: GridFloor[] = [];
     t = Date.now();
     for (let i = 0; i < runs; i++) {
       // The apps take turns (and the first one alternates), so a busy moment of the machine hits all.
@@ -448,14 +455,15 @@ export async function clientFigures(panelDist?: string, runs = Number(option('ru
     }
     console.log(`client: ${runs} cold runs per app in ${((Date.now() - t) / 1000).toFixed(1)} s (Chromium ${browser.version()}, react-admin ${raVersion()})`);
     console.log(table(figures.get(ours)!, figures.get(reactAdmin)!));
-    const floorMs = median(floor);
+    const gridFloor = { js: median(floor.map((f) => f.js)), rows500: median(floor.map((f) => f.rows500)) };
+    const floorMs = floor.map((f) => f.rows500);
     console.log(
       `the grid alone (bench/grid-floor: the same @mui/x-data-grid, the Platforms list's 5 columns as plain text, nothing else on the page): ` +
-        `500 rows handed to it -> painted ${Math.round(floorMs)} ms median (runs ${Math.round(Math.min(...floor))}-${Math.round(Math.max(...floor))} ms), ` +
-        `against the goal of 60 ms for the panel's "response to paint"`,
+        `JS to its rows ${(gridFloor.js / 1024).toFixed(1)} kB (the goal for the panel's list: 0.95x react-admin, ${((0.95 * medians(figures.get(reactAdmin)!).jsList) / 1024).toFixed(1)} kB); ` +
+        `500 rows handed to it -> painted ${Math.round(gridFloor.rows500)} ms median (runs ${Math.round(Math.min(...floorMs))}-${Math.round(Math.max(...floorMs))} ms; the goal for the panel's "response to paint": 60 ms)`,
     );
     if (baseline) console.log(`baseline (${baselineDir}) in the same run:\n${table(figures.get(baseline)!, figures.get(reactAdmin)!)}`);
-    return { ours: medians(figures.get(ours)!), reactAdmin: medians(figures.get(reactAdmin)!), gridFloor: floorMs };
+    return { ours: medians(figures.get(ours)!), reactAdmin: medians(figures.get(reactAdmin)!), gridFloor };
   } finally {
     await browser?.close();
     for (const front of fronts) await front.close();
