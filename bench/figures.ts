@@ -3,7 +3,7 @@ import type { ListFigures } from './lists.ts';
 import type { ClientFigures } from './client.ts';
 import type { IpImportFigures } from './ip-import.ts';
 import type { JsonBodyFigures } from './json-body.ts';
-import { BUSY_GOALS, CLIENT_GOALS, LIST_GOALS, LONGEST_TASK_MS, PREVIEW_MS, type Figure, type Goal } from './goals.ts';
+import { BUSY_GOALS, CLIENT_GOALS, LIST_GOALS, LONGEST_TASK_MS, PREVIEW_MS, type ClientFigure, type Figure, type Goal } from './goals.ts';
 
 /** Each list call (goal: a throughput and a p99), each figure under the heavy loops (a share of alone), and the references. */
 export function listFigures(lists: ListFigures): Figure[] {
@@ -30,17 +30,17 @@ export function listFigures(lists: ListFigures): Figure[] {
 /** The panel against react-admin: medians of the same runs; under the JS to a list and the 500 rows, the grid's own floor. */
 export function clientTable(client: ClientFigures): Figure[] {
   const alone = 'client: the grid alone (bench/grid-floor)';
-  const floor = {
+  const floor: Partial<Record<ClientFigure, Figure>> = {
     jsList: { name: `${alone}: JS to its rows`, value: client.gridFloor.js / 1024, unit: 'kB', goals: [] },
     rows500: { name: `${alone}: 500 rows handed to it -> paint`, value: client.gridFloor.rows500, unit: 'ms', goals: [] },
-  } satisfies Partial<Record<string, Figure>>;
+  };
   const figures = CLIENT_GOALS.map((g): Figure => {
     const inUnit = (bytesOrMs: number) => (g.unit === 'kB' ? bytesOrMs / 1024 : bytesOrMs);
     const goals: Goal[] = [...(g.ratio !== undefined ? [{ on: 'ratio' as const, max: g.ratio }] : []), ...(g.max !== undefined ? [{ on: 'value' as const, max: g.max }] : [])];
     return { name: `client: ${g.label}`, value: inUnit(client.ours[g.figure]), unit: g.unit, baseline: { value: inUnit(client.reactAdmin[g.figure]), of: 'react-admin' }, goals };
   });
   // Each reference right under the panel's figure it is the floor of.
-  return CLIENT_GOALS.flatMap((g, i) => [figures[i], ...(g.figure in floor ? [floor[g.figure as keyof typeof floor]] : [])]);
+  return CLIENT_GOALS.flatMap((g, i) => [figures[i], ...(floor[g.figure] ? [floor[g.figure]!] : [])]);
 }
 
 /** This tree's IP import: the panel's steps, and the server's longest stall per dialect (against the same machine idle). */

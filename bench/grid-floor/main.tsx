@@ -1,8 +1,8 @@
 // The client benchmark's floors for "JS to a list" and "500 rows: response to paint": the panel's grid
 // (@mui/x-data-grid, the same version, with React and MUI under it) alone, with the Platforms list's five columns as
-// plain text and nothing else on the page. "Next page"
-// sets the next 500 rows a macrotask after the click, as a response would arrive; the page notes when, so the bench
-// measures from there to the frame that shows them, as it does for the panel from the response's last byte.
+// plain text and nothing else on the page. "Next page" sets the next 500 rows a macrotask after the click, as a
+// response would arrive; the page notes when, so the bench measures from there to the frame that shows them, as it
+// does for the panel from the response's last byte.
 import { useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
