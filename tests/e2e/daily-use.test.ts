@@ -238,11 +238,18 @@ describe('the screens staff use daily', () => {
   it('heads a collection with its user count whatever the filters show', async () => {
     await page.goto(`${server.url}/abtesting/${experiment}`);
     await page.getByRole('heading', { name: `Collection ${experiment}: 4 users` }).waitFor();
+    // Every text the heading takes while the filter applies, not only the last one.
+    await page.evaluate(`{
+      const h1 = document.querySelector('h1');
+      window.headings = [];
+      new MutationObserver(() => window.headings.push(h1.innerText)).observe(h1, { subtree: true, childList: true, characterData: true });
+    }`);
     await page.getByRole('search').getByLabel('Platform').fill('webos');
     await page.getByRole('search').getByLabel('Platform').press('Enter');
     await rowOf('u-1').waitFor({ state: 'detached' });
     expect(await page.locator('.MuiDataGrid-row').count()).toBe(2);
     expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe(`Collection ${experiment}: 4 users`);
+    expect((await page.evaluate<string[]>('window.headings')).filter((text) => text !== `Collection ${experiment}: 4 users`)).toEqual([]);
   });
 
   it('says that no such collection exists, and that a collection id is a number', async () => {

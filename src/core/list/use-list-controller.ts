@@ -234,7 +234,13 @@ export function useListController(manifest: Manifest): ListController {
     () => ({ manifest, file, role, callParams, appliedFilters, draftFilters: draft, applyFilters, reload }),
     [manifest, file, role, callParams, appliedFilters, draft, applyFilters, reload],
   );
-  const shownTotal = filtered ? total : data;
+  // The whole list's count as the unfiltered page answered it, kept while a filter's count call is on its way (and
+  // while Clear's page is): the heading went "4 users" -> "… users" -> "4 users" at every filter.
+  const answeredHere = data !== undefined && answeredFor.get(data) === paramsKey;
+  const [whole, setWhole] = useState<{ key: string; data: ListResult<Row> }>();
+  if (!filtered && answeredHere && (whole?.key !== totalKey || whole.data !== data)) setWhole({ key: totalKey, data });
+  const known = whole?.key === totalKey ? whole.data : undefined;
+  const shownTotal = filtered ? (total ?? known) : answeredHere ? data : (known ?? data);
   const heading =
     manifest.screen?.heading && !refused
       ? fillTemplate(manifest.screen.heading, { ...routeParams, count: shownTotal ? countText(shownTotal) : '…' })
