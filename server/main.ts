@@ -1,12 +1,25 @@
 // Entry point (`npm run serve`): builds the app from the environment and listens on PORT.
+import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
 import { serverActions } from './actions/index.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig, type Config } from './config.ts';
+import { availableHosts } from './plugins/panel.ts';
 
 /** How long a stop (SIGTERM, SIGINT) waits for requests in progress before closing their connections. */
 const SHUTDOWN_GRACE_MS = 10_000;
 /** How long after that the database may take to close before the process exits anyway. */
 const SHUTDOWN_FORCE_MS = 5_000;
+
+/**
+ * The address to open: PUBLIC_URL, or the first panel host on the port listened on. The listen address (0.0.0.0 by
+ * default) is not one: a browser that opens it sends a Host that is not a panel host and gets only "Нет доступа!".
+ */
+function panelUrl(config: Config, address: AddressInfo | string | null): string {
+  if (config.publicUrl) return config.publicUrl;
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = availableHosts(config)[0];
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
 
 const config = loadConfig();
 try {
@@ -18,7 +31,7 @@ try {
     console.log(`Created the first admin ${app.firstAdmin.email} from ADMIN_EMAIL/ADMIN_PASSWORD`);
   }
   await app.listen({ port: config.port, host: config.host });
-  console.log(`Server listening on http://${config.host}:${config.port} (data in ${config.databaseUrl ? 'PostgreSQL' : config.dataDir})`);
+  console.log(`The panel is on ${panelUrl(config, app.server.address())} (listening on ${config.host}, data in ${config.databaseUrl ? 'PostgreSQL' : config.dataDir})`);
   // A stop lets the requests in progress finish, then closes the database. A connection still open after the grace
   // period (a client that stopped sending or reading) is closed, so a stop always ends and always closes the database.
   let stopping = false;
