@@ -2,6 +2,7 @@
 // Tests call buildApp() and use inject(); server/main.ts calls it and listens.
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import cors from '@fastify/cors';
+import compress from '@fastify/compress';
 import { loadConfig, type Config } from './config.ts';
 import { installErrorHandlers } from './errors.ts';
 import { loadManifestDir } from './manifests.ts';
@@ -56,6 +57,9 @@ declare module 'fastify' {
     firstAdmin?: { email: string; password?: string };
   }
 }
+
+/** Text answers worth compressing: JSON, HTML, CSV, CSS and scripts; not octet-stream (build files) nor images. */
+const COMPRESSIBLE = /^text\/(?!event-stream)|[+/]json(?:;|$)|javascript(?:;|$)/;
 
 /** Largest body of a call that sets no limit of its own (login, logout); the manifests' calls size theirs. */
 export const BODY_LIMIT = 16 * 1024;
@@ -148,6 +152,10 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   }
 
   if (config.corsOrigins.length) await app.register(cors, { origin: config.corsOrigins });
+  // Answers, /docs and CSV exports compressed (brotli or gzip, as the client accepts) from 1 KiB on; the panel's own
+  // assets are compressed at build and served as they are. Request bodies are never inflated: a compressed body
+  // would slip past the body limits, which count the bytes received. Uploaded files (images, builds) are left alone.
+  await app.register(compress, { globalDecompression: false, customTypes: COMPRESSIBLE });
   const fileFolders = [...uploadFolders(manifests), BUILDS_FOLDER];
   registerBrowserSecurity(app, { panelHosts: availableHosts(config), publicUrl: config.publicUrl, filePrefixes: fileFolders.map((f) => `/${f}/`) });
   await registerUploads(app);
