@@ -2,6 +2,8 @@
 // catalogue through the real routes, so a newcomer sees a working panel at once. Areas live in scripts/demo/.
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
+import { closeSession, openSession } from '../server/plugins/sessions.ts';
+import { FIRST_ACCOUNT_ROLE } from '../kernel/roles.ts';
 import { catalogueAreas, type DemoContext } from './demo/catalogue.ts';
 import { demoApi } from './demo/client.ts';
 import { testersAreas } from './demo/testers.ts';
@@ -10,6 +12,7 @@ import { describeExamples, devicesAreas } from './demo/devices.ts';
 
 const config = loadConfig();
 const app = await buildApp({ config });
+let token: string | undefined;
 try {
   const { engine } = app;
   for (const model of engine.models.values()) {
@@ -17,12 +20,18 @@ try {
     const row = await engine.db.selectFrom(model.table).select('id').limit(1).executeTakeFirst();
     if (row) throw new Error(`The database already holds ${model.entity} records; the demo fills only an empty database.`);
   }
-  const email = app.firstAdmin?.email ?? config.adminEmail;
-  const password = app.firstAdmin?.password ?? config.adminPassword;
-  if (!email || !password) throw new Error('The database already has users: set ADMIN_EMAIL and ADMIN_PASSWORD of an admin.');
-  const login = await app.inject({ method: 'POST', url: '/v1/user/login', payload: { email, password } });
-  if (login.statusCode !== 200) throw new Error(`Could not log in as ${email}: ${login.json().message}`);
-  const ctx: DemoContext = { api: await demoApi(app, login.json().data.token), ids: {} };
+  // The demo writes as the first admin through a session of its own, so it needs no password: beside a running
+  // server whose admin chose theirs long ago, the database settings are enough.
+  const admin = await engine.db
+    .selectFrom(engine.accounts.table)
+    .select(['id', 'email'])
+    .where('role', '=', FIRST_ACCOUNT_ROLE)
+    .orderBy('id')
+    .executeTakeFirst();
+  if (!admin) throw new Error(`The database has users but no ${FIRST_ACCOUNT_ROLE}; the demo writes as one.`);
+  const email = String(admin.email);
+  token = await engine.db.transaction().execute((trx) => openSession(trx, engine, Number(admin.id)));
+  const ctx: DemoContext = { api: await demoApi(app, token), ids: {} };
   for (const [label, fill] of [...catalogueAreas, ...testersAreas(engine.db), ...pipelinesAreas(engine.db), ...devicesAreas(app)]) {
     await fill(ctx);
     console.log(`demo: ${label}`);
@@ -34,5 +43,6 @@ try {
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;
 } finally {
+  if (token) await closeSession(app.engine.db, token);
   await app.close();
 }

@@ -3,10 +3,12 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
 import { expect, it } from 'vitest';
 import { catalogueAreas, type DemoContext } from '../../scripts/demo/catalogue.ts';
 import { demoApi } from '../../scripts/demo/client.ts';
 import { forEachDialect } from './harness.ts';
+import { startServerProcess } from './server-process.ts';
 
 forEachDialect('demo data', (h) => {
   it('fills an empty database with a catalogue whose every screen has rows', async () => {
@@ -49,3 +51,38 @@ it('`npm run demo` fills an empty SQLite database to the end and exits 0', async
     rmSync(dataDir, { recursive: true, force: true });
   }
 }, 120_000);
+
+/** Runs `npm run demo`'s script with the given environment; resolves to its exit code and output. */
+function runDemo(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, output })));
+}
+
+it('`npm run demo` beside a running server needs only the database settings, and the server shows what it wrote', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'demo-beside-'));
+  const server = await startServerProcess(dataDir);
+  try {
+    const env = { ...process.env } as Record<string, string>;
+    delete env.ADMIN_EMAIL;
+    delete env.ADMIN_PASSWORD;
+    const { code, output } = await runDemo({ ...env, DATA_DIR: dataDir, DATABASE_URL: '' });
+    expect(code, output).toBe(0);
+    expect(output).toMatch(/Demo data is in .*\. Log in as admin@test\.io/);
+    const token = await server.login();
+    const listed = await fetch(`${server.url}/v1/admin/whitelabel/get`, { headers: { authorization: `Bearer ${token}` } });
+    expect(((await listed.json()) as { data: { count: number } }).data.count).toBe(3);
+    // The demo's own session ended with it: the one session left is the login just made.
+    const db = new SQLite(join(dataDir, 'panel.sqlite'), { readonly: true });
+    try {
+      expect(db.prepare('select count(*) as n from auth_tokens').get()).toEqual({ n: 1 });
+    } finally {
+      db.close();
+    }
+  } finally {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}, 180_000);
