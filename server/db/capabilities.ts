@@ -26,8 +26,9 @@ export interface Capabilities {
   /**
    * Locks the rows of `table` (its name or alias in the query) that a SELECT reads until the caller's transaction
    * ends, so that what a write checks on them (a version) is still true when it writes: a concurrent write waits
-   * and then reads the committed row. PostgreSQL: FOR UPDATE OF; SQLite: the query as it is, since BEGIN
-   * IMMEDIATE already holds the database's write lock for the whole transaction.
+   * and then reads the committed row. PostgreSQL: FOR NO KEY UPDATE OF (the lock an UPDATE takes, so inserts of
+   * rows that reference it do not wait); SQLite: the query as it is, since BEGIN IMMEDIATE already holds the
+   * database's write lock for the whole transaction.
    */
   lockRows<Q extends SelectQueryBuilder<any, any, any>>(query: Q, table: string): Q;
   /**

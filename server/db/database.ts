@@ -162,7 +162,7 @@ const postgresCaps: Capabilities = {
   lockKey: async (trx, key) => {
     await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
   },
-  lockRows: (query, table) => query.forUpdate(table) as typeof query,
+  lockRows: (query, table) => query.forNoKeyUpdate(table) as typeof query,
   maxParameters: 65_535,
   workerWriteFile: async () => undefined,
   dataVersion: async () => null,
