@@ -70,7 +70,8 @@ export async function deleteUnreferenced(
   let remove = db.deleteFrom(model.table).where('id', 'in', candidates);
   for (const { users } of relations) remove = remove.where('id', 'not in', users);
   if (audit) {
-    let doomed = db.selectFrom(model.table).select(model.readable).where('id', 'in', candidates);
+    // Locked, so a bulk delete racing this one waits and then logs only the rows it still removes itself.
+    let doomed = engine.caps.lockRows(db.selectFrom(model.table).select(model.readable).where('id', 'in', candidates), model.table);
     for (const { users } of relations) doomed = doomed.where('id', 'not in', users);
     const rows: Record<string, unknown>[] = await doomed.orderBy('id').limit(BULK_ROWS).execute();
     audit.deleted = rows.map((row) => Object.fromEntries(model.readable.map((f) => [f, fromDb(model.kindOf(f), row[f])])));

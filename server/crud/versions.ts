@@ -1,7 +1,9 @@
-// No lost update: an edit or toggle may send the `updatedAt` of the record it was made from (the version it
-// saw). When the stored record has moved on since, the write is refused with 409, naming who changed it and
+// No lost update: an edit, toggle or delete may send the `updatedAt` of the record it was made from (the version
+// it saw). When the stored record has moved on since, the write is refused with 409, naming who changed it and
 // when, and carrying the current record so the form can offer a reload. A call without it (an old client) is
-// not checked. Each write moves updatedAt strictly forward, so two writes never share a version.
+// not checked. Each write moves updatedAt strictly forward, so two writes never share a version. The check is
+// part of the write: it reads the row its transaction holds locked (findByKey, caps.lockRows), so of calls sent
+// at once from one version exactly one is written, and the others see its row and get the 409.
 import type { Kysely } from 'kysely';
 import { fieldError, staleEdit } from '../errors.ts';
 import type { Engine } from './context.ts';
@@ -22,7 +24,7 @@ export function takeVersion(model: EntityModel, input: Record<string, unknown>):
 
 const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
 
-/** Refuses the write when the stored record is not the version the caller saw. */
+/** Refuses the write when the stored record (read locked, in the write's transaction) is not the version the caller saw. */
 export async function checkVersion(engine: Engine, model: EntityModel, current: Record<string, unknown>, expected: string | undefined, db: Kysely<any>) {
   if (expected === undefined) return;
   const stored = current[VERSION_FIELD];

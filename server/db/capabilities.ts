@@ -1,6 +1,6 @@
 // What the server needs of a database dialect (server/db/database.ts implements it for SQLite and PostgreSQL),
 // in a file of its own so that the outage guard can name it without importing the database module.
-import type { Kysely } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 
 export type ColumnKind = 'integer' | 'number' | 'string' | 'boolean' | 'json' | 'timestamp';
 
@@ -23,6 +23,14 @@ export interface Capabilities {
    * write, the device reports' upserts). SQLite needs nothing: BEGIN IMMEDIATE already holds the write lock.
    */
   lockKey(trx: Kysely<any>, key: string): Promise<void>;
+  /**
+   * Locks the rows of `table` (its name or alias in the query) that a SELECT reads until the caller's transaction
+   * ends, so that what a write checks on them (a version) is still true when it writes: a concurrent write waits
+   * and then reads the committed row. PostgreSQL: FOR NO KEY UPDATE OF (the lock an UPDATE takes, so inserts of
+   * rows that reference it do not wait); SQLite: the query as it is, since BEGIN IMMEDIATE already holds the
+   * database's write lock for the whole transaction.
+   */
+  lockRows<Q extends SelectQueryBuilder<any, any, any>>(query: Q, table: string): Q;
   /**
    * A number that changes when another connection commits (SQLite's PRAGMA data_version), for caches that
    * must notice other processes' writes; null where the database has none (PostgreSQL, which has NOTIFY).

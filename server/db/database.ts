@@ -141,6 +141,7 @@ const sqliteCaps: Capabilities = {
   isForeignKeyViolation: (e) =>
     code(e) === 'SQLITE_CONSTRAINT_FOREIGNKEY' || (code(e).startsWith('SQLITE_CONSTRAINT') && /FOREIGN KEY/.test(String((e as Error).message))),
   lockKey: async () => {},
+  lockRows: (query) => query,
   maxParameters: 32_766,
   workerWriteFile: sqliteFile,
   dataVersion: async (db) => Number((await sql<{ data_version: number }>`pragma data_version`.execute(db)).rows[0].data_version),
@@ -161,6 +162,7 @@ const postgresCaps: Capabilities = {
   lockKey: async (trx, key) => {
     await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
   },
+  lockRows: (query, table) => query.forNoKeyUpdate(table) as typeof query,
   maxParameters: 65_535,
   workerWriteFile: async () => undefined,
   dataVersion: async () => null,

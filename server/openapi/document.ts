@@ -144,13 +144,12 @@ function actionInput(model: EntityModel | undefined, action: ActionDecl): Json {
       if (versioned) (schema.properties as Json)[VERSION_FIELD] = VERSION_SCHEMA;
       return schema;
     }
-    case 'toggle': {
+    case 'toggle':
+    case 'destroy': {
       const schema = objectSchema(props, keyOf(action), keyOf(action), true);
       if (versioned) (schema.properties as Json)[VERSION_FIELD] = VERSION_SCHEMA;
       return schema;
     }
-    case 'destroy':
-      return objectSchema(props, keyOf(action), keyOf(action), true);
     case 'destroyAll':
       return { type: 'object', additionalProperties: false, properties: {} };
     case 'destroyByFilter': {
@@ -222,7 +221,7 @@ function failuresOf(model: EntityModel | undefined, action: ActionDecl): ErrorCo
   if (action.kind === 'create' || action.kind === 'update') {
     if (model?.manifest.storage?.unique?.length) codes.push('ERR_UNIQUE');
   }
-  if ((action.kind === 'update' || action.kind === 'toggle') && model?.hasColumn(VERSION_FIELD)) codes.push('ERR_CONFLICT');
+  if (['update', 'toggle', 'destroy'].includes(action.kind) && model?.hasColumn(VERSION_FIELD)) codes.push('ERR_CONFLICT');
   if (action.refuseWhen || action.forRole) codes.push('ERR_REFUSED');
   if (['destroy', 'destroyAll', 'destroyByFilter'].includes(action.kind) || action.kind === 'custom') codes.push('ERR_REFERENCED');
   codes.push('ERR_INTERNAL', 'ERR_UNAVAILABLE');

@@ -1,21 +1,30 @@
-// kind "destroy": deletes the record named by the action's key, with its stored files and (for accounts) sessions.
+// kind "destroy": deletes the record named by the action's key, with its stored files and (for accounts) sessions;
+// like an edit it may carry the version it was made from (server/crud/versions.ts).
 import type { ActionDecl } from '../../../kernel/manifest/types.ts';
 import type { Engine } from '../context.ts';
 import { check } from '../input.ts';
 import type { EntityModel } from '../model.ts';
 import { withFiles } from '../files.ts';
+import { checkVersion, takeVersion } from '../versions.ts';
 import { coerceAll, endSessionsIfAccount, findByKey, keyOf, keyValidator, refuse, revokeIfAccount, write, type ActionHandler } from './shared.ts';
 
 export function destroyHandler(engine: Engine, model: EntityModel, action: ActionDecl): ActionHandler {
   const key = keyOf(action);
   const validate = keyValidator(model, key);
   return async (call) => {
+    const version = takeVersion(model, call.input);
     coerceAll(call.input, model.props, call.source);
     check(validate, call.input);
-    if (action.before) await engine.actions.beforeDestroy[action.before](await findByKey(engine, model, key, call.input, engine.db), engine);
+    if (action.before) {
+      const seen = await findByKey(engine, model, key, call.input, engine.db);
+      // A stale delete is refused before the hook acts outside the database (cancelling a pipeline).
+      await checkVersion(engine, model, seen, version, engine.db);
+      await engine.actions.beforeDestroy[action.before](seen, engine);
+    }
     const result = await withFiles(engine, (staging) => write(engine, call, async (trx, record) => {
       const current = (record.before = await findByKey(engine, model, key, call.input, trx));
       refuse(action, current);
+      await checkVersion(engine, model, current, version, trx);
       const id = Number(current.id);
       await staging.remove(model, current);
       await trx.deleteFrom(model.table).where('id', '=', id).execute();

@@ -159,8 +159,12 @@ export function keyOf(action: ActionDecl) {
   return action.key ?? ['id'];
 }
 
+/**
+ * The record the key names, or 404. Inside a write's transaction its row stays locked until the write ends, so a
+ * concurrent write of it waits and then reads it as committed: what is checked here (its version) is what is written over.
+ */
 export async function findByKey(engine: Engine, model: EntityModel, key: string[], input: Record<string, unknown>, trx: Kysely<any>) {
-  let query = selectRows(engine, model, trx);
+  let query = engine.caps.lockRows(selectRows(engine, model, trx), 't');
   for (const f of key) query = query.where(`t.${f}`, '=', toDb(engine, model.kindOf(f), input[f]));
   const row = await query.executeTakeFirst();
   if (!row) throw notFound(`No ${model.entity} with ${key.map((f) => `${f} ${String(input[f])}`).join(' and ')}`);
