@@ -2,6 +2,7 @@
 import { buildApp } from './app.ts';
 import { serverActions } from './actions/index.ts';
 import { loadConfig } from './config.ts';
+import { holdServerLock } from './db/locks.ts';
 
 /** How long a stop (SIGTERM, SIGINT) waits for requests in progress before closing their connections. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -10,6 +11,8 @@ const SHUTDOWN_FORCE_MS = 5_000;
 
 const config = loadConfig();
 try {
+  // Held until the process ends, so that `npm run restore` refuses to replace the data under this server.
+  const lock = await holdServerLock(config, (line) => console.error(line));
   const app = await buildApp({ config, logger: process.env.LOG_REQUESTS === '1', actions: serverActions });
   if (app.firstAdmin?.password) {
     console.log(`Created the first admin ${app.firstAdmin.email} with the password: ${app.firstAdmin.password}`);
@@ -31,7 +34,7 @@ try {
       process.exit(1);
     }, SHUTDOWN_GRACE_MS + SHUTDOWN_FORCE_MS);
     app.close().then(
-      () => process.exit(0),
+      () => lock.release().then(() => process.exit(0)),
       (error: unknown) => {
         clearTimeout(force);
         clearTimeout(giveUp);
