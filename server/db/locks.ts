@@ -154,19 +154,25 @@ export async function holdServerLock(target: DataLockTarget, log: (line: string)
     const take = async (): Promise<void> => {
       const next = await pgClient(url, serverName(process.pid, hostname()));
       next.on('error', (error) => {
-        if (released) return;
+        if (released || client !== next) return; // before the lock is held, take() itself fails (and is retried)
+        client = undefined;
         log(`THE DATA LOCK'S CONNECTION TO POSTGRESQL WAS LOST (${error.message}); taking it again`);
         void next.end().catch(() => {});
-        const retry = () => take().then(() => log('Holding the data lock again'), () => setTimeout(retry, 2_000).unref());
         retry();
       });
-      while (!(await tryPgLock(next, 'shared'))) {
-        waiting();
-        await sleep(pollMs);
+      try {
+        while (!(await tryPgLock(next, 'shared'))) {
+          waiting();
+          await sleep(pollMs);
+        }
+      } catch (error) {
+        void next.end().catch(() => {});
+        throw error;
       }
       if (released) await next.end();
       else client = next;
     };
+    const retry = (): void => void take().then(() => log('Holding the data lock again'), () => setTimeout(retry, 2_000).unref());
     await take();
     return {
       async release() {
