@@ -4,7 +4,8 @@
 // was at that moment, gives a copy whose rows and files agree. SQLite: a read transaction pins the moment
 // while the write lock is held for the file copy (milliseconds), then SQLite's backup API copies that
 // snapshot. PostgreSQL: the tables with stored files are locked in SHARE mode (their writes wait; no others
-// do) and pg_dump dumps the exported snapshot of that moment.
+// do) and pg_dump dumps the exported snapshot of that moment. Both hold the data lock (server/db/locks.ts) as
+// the servers do, shared; a restore needs it alone, so it never replaces the data under a running server.
 import { spawn } from 'node:child_process';
 import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -13,6 +14,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { Config } from './config.ts';
 import { isPostgresUrl } from './db/database.ts';
+import { knownServers, tryBackupLock, tryRestoreLock, type DataLock, type KnownServer } from './db/locks.ts';
 import { loadManifestDir } from './manifests.ts';
 import { uploadFolders } from './plugins/assets.ts';
 
@@ -67,6 +69,16 @@ function targetOf(config: Config): Target {
  */
 export async function backup(config: Config, destination: string): Promise<BackupInfo> {
   if (existsSync(destination)) throw new Error(`${destination} already exists: a backup goes to a new folder`);
+  const lock = await tryBackupLock(config);
+  if (!lock) throw new Error('A restore is running on this data; back up after it ends');
+  try {
+    return await backupLocked(config, destination);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function backupLocked(config: Config, destination: string): Promise<BackupInfo> {
   await mkdir(destination, { recursive: true });
   const target = targetOf(config);
   const copyFiles = () => Promise.all(target.folders.map((f) => copyTree(join(config.dataDir, f), join(destination, FILES, f))));
@@ -119,16 +131,69 @@ export async function backup(config: Config, destination: string): Promise<Backu
   return info;
 }
 
+/** How long `restore --stop-server` waits for the servers it signalled to close (their stop takes up to 15 s). */
+export const STOP_WAIT_MS = 30_000;
+
+const named = (servers: KnownServer[]) =>
+  servers.length ? servers.map((s) => `pid ${s.pid}${s.local ? '' : ` on ${s.host}`}`).join(', ') : 'pid unknown, or a backup';
+
+/** A restore refused because a server (or a backup) holds the data: nothing was changed. */
+export class ServerRunningError extends Error {
+  constructor(readonly servers: KnownServer[]) {
+    super(
+      `A server is running on this data (${named(servers)}): a restore now would drop the writes it goes on acknowledging. ` +
+        'Nothing was changed. Stop the server and run the restore again, or add --stop-server (npm run restore -- <folder> --stop-server) to stop it first.',
+    );
+    this.name = 'ServerRunningError';
+  }
+}
+
+export interface RestoreOptions {
+  /** Signal the servers holding the data (SIGTERM: they finish their requests and close) and wait for them. */
+  stopServer?: boolean;
+  /** How long to wait for them; default STOP_WAIT_MS. */
+  stopWaitMs?: number;
+}
+
 /**
  * Puts a backup back: the database (SQLite: the file replaced; PostgreSQL: pg_restore into DATABASE_URL's
- * database) and the upload folders (the current ones are kept beside, renamed). Run it with the server stopped.
- * @example await restore(loadConfig(), 'backups/2025-11-23')
+ * database) and the upload folders (the current ones are kept beside, renamed). It holds the data lock alone
+ * meanwhile: while a server runs it throws ServerRunningError and changes nothing, unless `stopServer` stops it.
+ * @example await restore(loadConfig(), 'backups/2025-11-23', { stopServer: true })
  */
-export async function restore(config: Config, source: string): Promise<{ keptAside: string[] }> {
+export async function restore(config: Config, source: string, options: RestoreOptions = {}): Promise<{ keptAside: string[]; stopped: KnownServer[] }> {
   const info = JSON.parse(await readFile(join(source, 'backup.json'), 'utf8')) as BackupInfo;
   const database = isPostgresUrl(config.databaseUrl) ? 'postgres' : 'sqlite';
   if (info.database !== database) throw new Error(`This is a ${info.database} backup; the configured database is ${database}`);
-  if (database === 'postgres') {
+  let lock: DataLock | undefined = await tryRestoreLock(config);
+  let stopped: KnownServer[] = [];
+  if (!lock) {
+    const servers = await knownServers(config);
+    const remote = servers.filter((s) => !s.local);
+    if (!options.stopServer) throw new ServerRunningError(servers);
+    if (remote.length) throw new Error(`Servers on other hosts hold this data (${named(remote)}): stop them there, then restore. Nothing was changed.`);
+    stopped = servers;
+    for (const server of servers) {
+      try {
+        process.kill(server.pid, 'SIGTERM');
+      } catch {
+        // Gone since it was listed: the lock below is what counts.
+      }
+    }
+    lock = await tryRestoreLock(config, options.stopWaitMs ?? STOP_WAIT_MS);
+    if (!lock) {
+      throw new Error(`The data is still held ${(options.stopWaitMs ?? STOP_WAIT_MS) / 1000} s after the stop signal (${named(await knownServers(config))}). Nothing was changed.`);
+    }
+  }
+  try {
+    return { keptAside: await restoreLocked(config, source, info), stopped };
+  } finally {
+    await lock.release();
+  }
+}
+
+async function restoreLocked(config: Config, source: string, info: BackupInfo): Promise<string[]> {
+  if (info.database === 'postgres') {
     await run('pg_restore', ['--clean', '--if-exists', '--no-owner', '--single-transaction', `--dbname=${config.databaseUrl}`, join(source, DUMP_FILE)]);
   } else {
     await mkdir(config.dataDir, { recursive: true });
@@ -147,5 +212,5 @@ export async function restore(config: Config, source: string): Promise<{ keptAsi
     }
     await copyTree(join(source, FILES, folder), current);
   }
-  return { keptAside };
+  return keptAside;
 }

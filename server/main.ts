@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
 import { serverActions } from './actions/index.ts';
 import { loadConfig, type Config } from './config.ts';
+import { holdServerLock } from './db/locks.ts';
 import { availableHosts } from './plugins/panel.ts';
 
 /** How long a stop (SIGTERM, SIGINT) waits for requests in progress before closing their connections. */
@@ -23,6 +24,8 @@ function panelUrl(config: Config, address: AddressInfo | string | null): string 
 
 const config = loadConfig();
 try {
+  // Held until the process ends, so that `npm run restore` refuses to replace the data under this server.
+  const lock = await holdServerLock(config, (line) => console.error(line));
   const app = await buildApp({ config, logger: process.env.LOG_REQUESTS === '1', actions: serverActions });
   if (app.firstAdmin?.password) {
     console.log(`Created the first admin ${app.firstAdmin.email} with the password: ${app.firstAdmin.password}`);
@@ -44,7 +47,7 @@ try {
       process.exit(1);
     }, SHUTDOWN_GRACE_MS + SHUTDOWN_FORCE_MS);
     app.close().then(
-      () => process.exit(0),
+      () => lock.release().then(() => process.exit(0)),
       (error: unknown) => {
         clearTimeout(force);
         clearTimeout(giveUp);

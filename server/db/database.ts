@@ -1,9 +1,10 @@
 // Opens the database: SQLite by default, PostgreSQL for a postgres:// URL. Every dialect difference the rest
 // of the server needs is a field of Capabilities, so no other file branches on the dialect's name.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
+import { UnavailableError } from '../errors.ts';
 import { DatabaseHealth, guardDialect } from './guard.ts';
 import { sqliteFile } from './large-write.ts';
 import {
@@ -65,6 +66,7 @@ class ImmediateSqliteDriver extends SqliteDriver {
   constructor(
     config: SqliteDialectConfig,
     private readonly sqlite: SQLite.Database,
+    private readonly file?: SameFile,
   ) {
     super(config);
   }
@@ -89,6 +91,56 @@ class ImmediateSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    this.file?.refuseIfReplaced(); // found replaced since the transaction began: it rolls back instead
+    await super.commitTransaction(connection);
+  }
+}
+
+/** How often the server looks whether its SQLite file is still the one under DATA_DIR, besides each write's start. */
+export const SAME_FILE_CHECK_MS = 1_000;
+
+/**
+ * Whether the SQLite file the server opened is still the one at its path: a file replaced (a restore beside the
+ * server) or deleted keeps the server's descriptor on the old inode, and every write acknowledged there would be
+ * lost at the next start. Checked every SAME_FILE_CHECK_MS and with one stat at the start of each write (a write
+ * transaction's BEGIN IMMEDIATE, a write outside one), so a query costs no stat; once replaced, writes get a 503.
+ */
+class SameFile {
+  private readonly dev: number;
+  private readonly ino: number;
+  private replaced: string | undefined;
+  private readonly timer: NodeJS.Timeout;
+  constructor(
+    private readonly path: string,
+    private readonly log: (line: string) => void,
+  ) {
+    ({ dev: this.dev, ino: this.ino } = statSync(path));
+    this.timer = setInterval(() => this.check(), SAME_FILE_CHECK_MS).unref();
+  }
+  /** Stats the path once; the first time it is another file (or none), logs it loudly. */
+  check(): void {
+    if (this.replaced) return;
+    const now = statSync(this.path, { throwIfNoEntry: false });
+    if (now && now.dev === this.dev && now.ino === this.ino) return;
+    this.replaced = now ? `${this.path} was replaced by another file` : `${this.path} was deleted`;
+    this.log(
+      `DATABASE FILE GONE: ${this.replaced} while this server had it open (a restore run beside it?). ` +
+        'Every write is refused with 503 from now on; restart the server to open the file now there.',
+    );
+  }
+  /** Throws the 503 once the file was found replaced (no stat). */
+  refuseIfReplaced(): void {
+    if (this.replaced) throw new UnavailableError(`The database file was replaced under this server (${this.replaced}); it must be restarted`, 30);
+  }
+  /** Before a write: stats the path when no transaction is open (a transaction already checked at its BEGIN). */
+  beforeWrite(inTransaction: boolean): void {
+    if (!inTransaction) this.check();
+    this.refuseIfReplaced();
+  }
+  stop(): void {
+    clearInterval(this.timer);
+  }
 }
 /** Prepared statements kept per connection; past this many different statements the cache starts again. */
 const KEPT_STATEMENTS = 500;
@@ -98,19 +150,27 @@ const KEPT_STATEMENTS = 500;
  * preparing costs ~8x running a small one (27 us against 3.4 us for the session lookup every API call makes). A
  * statement still iterating (a streamed export) is busy: the same SQL meanwhile gets a fresh statement.
  */
-export function keptStatements(sqlite: SQLite.Database): SqliteDialectConfig['database'] {
+export function keptStatements(sqlite: SQLite.Database, file?: SameFile): SqliteDialectConfig['database'] {
   const kept = new Map<string, SQLite.Statement>();
+  const checked = (statement: SQLite.Statement) => {
+    // BEGIN IMMEDIATE is a write statement too (readonly false), so a transaction is checked as it begins.
+    if (file && !statement.readonly) file.beforeWrite(sqlite.inTransaction);
+    return statement;
+  };
   return {
-    close: () => sqlite.close(),
+    close: () => {
+      file?.stop();
+      sqlite.close();
+    },
     prepare(text: string) {
       const statement = kept.get(text);
-      if (statement && !statement.busy) return statement;
+      if (statement && !statement.busy) return checked(statement);
       const fresh = sqlite.prepare(text);
       if (!statement) {
         if (kept.size >= KEPT_STATEMENTS) kept.clear();
         kept.set(text, fresh);
       }
-      return fresh;
+      return checked(fresh);
     },
   };
 }
@@ -118,14 +178,16 @@ export function keptStatements(sqlite: SQLite.Database): SqliteDialectConfig['da
 class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
   readonly #sqlite: SQLite.Database;
-  constructor(sqlite: SQLite.Database) {
-    const config = { database: keptStatements(sqlite) };
+  readonly #file: SameFile;
+  constructor(sqlite: SQLite.Database, file: SameFile) {
+    const config = { database: keptStatements(sqlite, file) };
     super(config);
     this.#config = config;
     this.#sqlite = sqlite;
+    this.#file = file;
   }
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#config, this.#sqlite);
+    return new ImmediateSqliteDriver(this.#config, this.#sqlite, this.#file);
   }
 }
 
@@ -236,6 +298,15 @@ export function openDatabase(options: DatabaseOptions): Database {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 0');
-  const db = new Kysely<any>({ dialect: guardDialect(new ImmediateSqliteDialect(sqlite), sqliteCaps, health) });
-  return { db, caps: sqliteCaps, health, close: () => db.destroy() };
+  const sameFile = new SameFile(file, options.log ?? ((line) => console.error(line)));
+  // The IP import's worker opens the file by its path: not once that path is another file.
+  const caps: Capabilities = {
+    ...sqliteCaps,
+    workerWriteFile: async (db) => {
+      sameFile.beforeWrite(false);
+      return sqliteCaps.workerWriteFile(db);
+    },
+  };
+  const db = new Kysely<any>({ dialect: guardDialect(new ImmediateSqliteDialect(sqlite, sameFile), caps, health) });
+  return { db, caps, health, close: () => db.destroy() };
 }
