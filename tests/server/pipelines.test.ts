@@ -296,7 +296,7 @@ forEachDialect(
 
     it('refuses a wrong or missing token before reading the body: the 401 comes while 8 MiB are still unsent', async () => {
       const port = (h.app.server.address() as { port: number }).port;
-      for (const headers of [{ 'x-gitlab-token': 'guess' }, {}]) {
+      for (const headers of [{ 'x-gitlab-token': 'guess' }, {}] as Record<string, string>[]) {
         const reply = await answerBeforeBody(port, { ...headers, 'x-gitlab-event': 'Pipeline Hook' });
         expect(reply).toEqual({ status: 401, body: { result: false, code: 'ERR_AUTH', message: 'Wrong or missing X-Gitlab-Token' } });
       }
@@ -456,7 +456,7 @@ forEachDialect(
     it('has no webhook to send to: 404 before reading the body, with or without a token', async () => {
       await h.app.listen({ port: 0, host: '127.0.0.1' });
       const port = (h.app.server.address() as { port: number }).port;
-      for (const headers of [{ 'x-gitlab-token': 'x' }, {}]) {
+      for (const headers of [{ 'x-gitlab-token': 'x' }, {}] as Record<string, string>[]) {
         const reply = await answerBeforeBody(port, { ...headers, 'x-gitlab-event': 'Pipeline Hook' });
         expect(reply).toEqual({ status: 404, body: { result: false, code: 'ERR_NOT_FOUND', message: 'No route POST /v1/gitlab/webhook: GitLab is not configured on this server' } });
       }
