@@ -69,6 +69,8 @@ export const BODY_LIMIT = 16 * 1024;
  */
 export async function buildApp(options: BuildOptions = {}): Promise<FastifyInstance> {
   const config: Config = { ...loadConfig(), ...options.config };
+  // Checked before anything opens: a PANEL_HOSTS entry that is no host name stops the start.
+  const panelHosts = availableHosts(config);
   const actions = options.actions ?? serverActions;
   const { valueSources } = actions;
   const manifests = loadManifestDir(config.schemasDir);
@@ -157,19 +159,19 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   // would slip past the body limits, which count the bytes received. Uploaded files (images, builds) are left alone.
   await app.register(compress, { globalDecompression: false, customTypes: COMPRESSIBLE });
   const fileFolders = [...uploadFolders(manifests), BUILDS_FOLDER];
-  registerBrowserSecurity(app, { panelHosts: availableHosts(config), publicUrl: config.publicUrl, filePrefixes: fileFolders.map((f) => `/${f}/`) });
+  registerBrowserSecurity(app, { panelHosts, publicUrl: config.publicUrl, filePrefixes: fileFolders.map((f) => `/${f}/`) });
   await registerUploads(app);
   const hasPanel = await registerPanel(app, config);
   installErrorHandlers(app, hasPanel ? (url) => !isApiPath(url) : undefined);
   registerAuth(app, engine, options.loginLimits);
   registerRefusalAudit(app, engine);
   registerPublicRateLimit(app, config.publicRateLimit, config.redisUrl ? { url: config.redisUrl, prefix: config.redisPrefix, log: options.log } : undefined);
-  registerDeviceLookup(app, engine, config.publicUrl);
+  registerDeviceLookup(app, engine, config.publicUrl, panelHosts);
   bridgeChanges(app, engine, config.databaseUrl);
   registerCrudRoutes(app, engine, manifests);
   registerCsvExports(app, engine, manifests);
   await registerAssets(app, config.dataDir, fileFolders);
-  const io = registerLive(app, engine, { panelHosts: availableHosts(config), corsOrigins: config.corsOrigins, adapter: await connectRedis(app, config) });
+  const io = registerLive(app, engine, { panelHosts, corsOrigins: config.corsOrigins, adapter: await connectRedis(app, config) });
   const stopLiveLists = registerLiveLists(engine, io);
   app.addHook('onClose', async () => stopLiveLists());
   registerGitlab(app, engine, config.gitlab);

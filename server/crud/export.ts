@@ -19,14 +19,26 @@ export const EXPORT_BATCH = 2000;
 export const exportPathOf = (listPath: string) => `${listPath}/export.csv`;
 
 /**
- * One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break, quotes doubled. Text that a
- * spreadsheet would run as a formula (starting with = + - @, tab or CR) gets a leading apostrophe.
+ * Where a spreadsheet could start a cell: the field's start, and after any delimiter it may read the file with
+ * (`,`, `;` as Excel does in Russian and other locales, tab) or a line break, past quotes and spaces.
+ */
+const CELL_START = /(^|[,;\t\r\n])([\s"]*)(?=[=+\-@])/g;
+
+/**
+ * One CSV field (RFC 4180): quoted when it holds a delimiter a spreadsheet may use (`,` `;` tab), a quote or a line
+ * break, quotes doubled. Text a spreadsheet would run as a formula gets an apostrophe wherever a cell could start
+ * with it: before a leading = + - @ (or a leading tab or CR), and after a `,` `;` tab or line break inside the text
+ * that precedes one, since a file read with another delimiter than `,` splits the field there.
  * @example csvField('=SUM(A1)') // "'=SUM(A1)"
+ * @example csvField('a;=SUM(A1)') // "\"a;'=SUM(A1)\""
  */
 export function csvField(value: string | number): string {
   let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  if (typeof value === 'string') {
+    text = text.replace(CELL_START, "$1$2'");
+    if (/^[\t\r]/.test(text)) text = `'${text}`;
+  }
+  return /[",;\t\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export const csvLine = (fields: (string | number)[]) => `${fields.map(csvField).join(',')}\r\n`;

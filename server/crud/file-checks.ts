@@ -1,7 +1,7 @@
 // Content checks of uploaded files by the kind a manifest declares (storage.files.<field>.kind): a PNG or
 // image is read from its own header (never trusted by name or MIME type) and stored with only the chunks a
-// logo needs, CSS is parsed by css-tree and refused when it imports sheets or names script URLs, JSON must be
-// an object. Each refusal names the field by its title (`Logo 1280x720 (PNG) is not a PNG image`).
+// logo needs, CSS is parsed by css-tree and refused when it imports sheets, names script URLs, loads from
+// another host or selects on input values (docs/security.md), JSON must be an object. Each refusal names the field by its title (`Logo 1280x720 (PNG) is not a PNG image`).
 import { tokenize, tokenTypes, parse, ident, string as cssString, url as cssUrl } from 'css-tree';
 import { crc32, inflateSync } from 'node:zlib';
 import type { FileRule } from '../../kernel/manifest/types.ts';
@@ -126,29 +126,63 @@ function scriptScheme(raw: string): string | undefined {
   return scheme && ['javascript', 'vbscript', 'livescript'].includes(scheme) ? scheme : undefined;
 }
 
+/**
+ * Why a URL of a style sheet is refused, or undefined: only a path on this server (`logo.png`, `/whitelabels/...`,
+ * `#id`) or an inline image or font (`data:image/...`, `data:font/...`); anything with another scheme, or
+ * starting with `//` (`\\` reads as `/`), loads from another host, which tells that host what the page shows.
+ */
+function urlProblem(raw: string): string | undefined {
+  const scheme = scriptScheme(raw);
+  if (scheme) return `names a ${scheme}: URL`;
+  // eslint-disable-next-line no-control-regex -- browsers drop these before they read a URL
+  const url = raw.replace(/[\t\n\r]/g, '').replace(/^[\x00-\x20]+|[\x00-\x20]+$/g, '').toLowerCase();
+  const shown = url.length > 40 ? `${url.slice(0, 40)}...` : url;
+  if (url.startsWith('data:')) return /^data:(image|font)\//.test(url) ? undefined : `names a data: URL that is no image or font (${shown})`;
+  if (/^[a-z][a-z0-9+.-]*:/.test(url) || url.replace(/\\/g, '/').startsWith('//')) return `loads ${shown} from another host`;
+  return undefined;
+}
+
 /** Properties and functions through which old browsers run script from a style sheet. */
 const SCRIPT_PROPERTIES = new Set(['behavior', '-moz-binding']);
 const SCRIPT_FUNCTIONS = new Set(['expression']);
+/** Functions whose strings are URLs to load (`url("x")`, `image-set("x.png" 1x)`, `src("font.woff")`). */
+const URL_FUNCTIONS = new Set(['url', 'src', 'image', 'image-set', '-webkit-image-set', 'cross-fade', '-webkit-cross-fade']);
 const NOT_CSS = 'is not a CSS style sheet';
+
+/** An open bracket of the sheet: `(` of a function (its name), of a group, or `[` of an attribute selector. */
+interface Open {
+  kind: 'function' | '(' | '[';
+  name: string;
+  /** Where its contents start. */
+  from: number;
+  /** A function: a string was among its contents. A `[`: the attribute's name has been read. */
+  seen: boolean;
+}
 
 /**
  * Why a style sheet is refused, or undefined when it is plain CSS: it must parse (css-tree) as rules and at-rules
- * with balanced blocks and no markup, and it may not import other sheets or name script: with `@import`,
- * `url(javascript:...)`, `expression()`, `behavior` or `-moz-binding`; escapes are decoded before the check.
- * @example cssProblem('a { background: url(javascript:alert(1)) }') // 'the style sheet names a javascript: URL (line 1)'
+ * with balanced blocks and no markup; it may not import other sheets or name script (`@import`,
+ * `url(javascript:...)`, `expression()`, `behavior`, `-moz-binding`), load anything from another host (a remote
+ * `url()`, `image-set()`, `src()`, `@font-face` source), nor select on an element's `value` (`input[value^="a"]`,
+ * which with a loaded URL reads out what a user types); escapes are decoded before the check. docs/security.md.
+ * @example cssProblem('a { background: url(javascript:alert(1)) }') // 'names a javascript: URL (line 1)'
  */
 export function cssProblem(text: string): string | undefined {
   const lineOf = (offset: number) => text.slice(0, offset).split('\n').length;
   let problem: string | undefined;
   let depth = 0;
+  const open: Open[] = [];
   tokenize(text, (type, start, end) => {
     if (problem) return;
     const token = text.slice(start, end);
     const at = `(line ${lineOf(start)})`;
+    const top = open[open.length - 1];
     switch (type) {
       case tokenTypes.Delim:
         // `<` never occurs in CSS outside strings, so it marks HTML or SVG.
         if (token === '<') problem = NOT_CSS;
+        // In `[ns|name op value]` the name ends at the operator (`=`, `^=`...); `|` and `*` belong to the namespace.
+        else if (top?.kind === '[' && token !== '|' && token !== '*') top.seen = true;
         break;
       case tokenTypes.CDO:
       case tokenTypes.CDC:
@@ -164,17 +198,37 @@ export function cssProblem(text: string): string | undefined {
       case tokenTypes.RightCurlyBracket:
         if (--depth < 0) problem = NOT_CSS;
         break;
+      case tokenTypes.LeftParenthesis:
+      case tokenTypes.LeftSquareBracket:
+        open.push({ kind: type === tokenTypes.LeftSquareBracket ? '[' : '(', name: '', from: end, seen: false });
+        break;
+      case tokenTypes.RightParenthesis:
+      case tokenTypes.RightSquareBracket: {
+        const closed = open.pop();
+        // `\75rl(https://...)` is a URL to a browser, though the tokenizer reads a function of plain tokens.
+        if (closed?.name === 'url' && !closed.seen) {
+          const inner = urlProblem(cssUrl.decode(`url(${text.slice(closed.from, start)})`));
+          if (inner) problem = `${inner} ${at}; use paths of this server or data: images`;
+        }
+        break;
+      }
       case tokenTypes.AtKeyword:
         if (ident.decode(token.slice(1)).toLowerCase() === 'import') problem = `imports another sheet with @import ${at}; put its rules in this file`;
         break;
       case tokenTypes.Function: {
         const name = ident.decode(token.slice(0, -1)).toLowerCase();
         if (SCRIPT_FUNCTIONS.has(name)) problem = `uses ${name}() ${at}, which runs script`;
+        open.push({ kind: 'function', name, from: end, seen: false });
         break;
       }
-      case tokenTypes.Ident:
-        if (SCRIPT_PROPERTIES.has(ident.decode(token).toLowerCase())) problem = `uses ${token} ${at}, which runs script`;
+      case tokenTypes.Ident: {
+        const name = ident.decode(token).toLowerCase();
+        if (SCRIPT_PROPERTIES.has(name)) problem = `uses ${token} ${at}, which runs script`;
+        else if (top?.kind === '[' && !top.seen && name === 'value') {
+          problem = `selects on an input's value with [${token}] ${at}, which can send what a user types elsewhere`;
+        }
         break;
+      }
       case tokenTypes.Url:
       case tokenTypes.BadUrl:
       case tokenTypes.String: {
@@ -182,6 +236,11 @@ export function cssProblem(text: string): string | undefined {
         const scheme = scriptScheme(value);
         if (scheme) problem = `names a ${scheme}: URL ${at}`;
         else if (type === tokenTypes.BadUrl) problem = NOT_CSS;
+        else if (type === tokenTypes.Url || (top?.kind === 'function' && URL_FUNCTIONS.has(top.name))) {
+          const remote = urlProblem(value);
+          if (remote) problem = `${remote} ${at}; use paths of this server or data: images`;
+        }
+        if (top?.kind === 'function') top.seen = true;
         break;
       }
     }

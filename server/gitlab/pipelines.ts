@@ -6,7 +6,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { GitlabConfig } from '../config.ts';
 import type { Engine } from '../crud/context.ts';
-import { AppError, fieldError, unauthorized } from '../errors.ts';
+import { AppError, fieldError, notFound, unauthorized } from '../errors.ts';
 import type { Actor } from '../plugins/audit.ts';
 import { reloadBuildsForWl } from '../actions/builds.ts';
 import { createGitlabClient, GitlabError, type GitlabClient } from './client.ts';
@@ -31,6 +31,11 @@ export const ACTIVE_STATUSES = Object.keys(PROGRESS).filter((s) => PROGRESS[s] <
 export const isActive = (status: unknown) => typeof status === 'string' && ACTIVE_STATUSES.includes(status);
 
 export const WEBHOOK_PATH = '/v1/gitlab/webhook';
+/**
+ * The largest pipeline event taken: GitLab's is about 2 KiB plus some 0.6 KiB per job in `builds` (the latest
+ * attempt of each job only, gitlab-org/gitlab!53159), so 1 MiB holds a pipeline of over a thousand jobs and a long commit message.
+ */
+export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 const POLLER = 'gitlab poller';
 /** The author of what the server does by itself (a reload after a pipeline), for the calls that take an actor. */
 const SERVER: Actor = { id: null, email: null, role: null };
@@ -197,11 +202,16 @@ export function registerGitlab(app: FastifyInstance, engine: Engine, config: Git
     await round;
   });
 
-  // GitLab's "Pipeline events" (Settings > Webhooks): large pipelines send large payloads, hence the limit.
-  app.post(WEBHOOK_PATH, { bodyLimit: 8 * 1024 * 1024 }, async (request) => {
-    if (problem) throw new AppError(503, problem);
-    const token = request.headers['x-gitlab-token'];
-    if (typeof token !== 'string' || !sameSecret(token, config.webhookSecret!)) throw unauthorized('Wrong or missing X-Gitlab-Token');
+  // GitLab's "Pipeline events" (Settings > Webhooks). Who may send is decided in onRequest, before a byte of the body
+  // is read: where GitLab is not configured the route does not exist (404), and a wrong X-Gitlab-Token is a 401.
+  app.post(WEBHOOK_PATH, {
+    bodyLimit: WEBHOOK_BODY_LIMIT,
+    onRequest: async (request) => {
+      if (problem) throw notFound(`No route POST ${WEBHOOK_PATH}: GitLab is not configured on this server`);
+      const token = request.headers['x-gitlab-token'];
+      if (typeof token !== 'string' || !sameSecret(token, config.webhookSecret!)) throw unauthorized('Wrong or missing X-Gitlab-Token');
+    },
+  }, async (request) => {
     const event = request.headers['x-gitlab-event'];
     // Other events are answered 200: GitLab disables a webhook that keeps failing.
     if (event !== 'Pipeline Hook') return { result: true, data: { ignored: typeof event === 'string' ? event : 'no X-Gitlab-Event' } };

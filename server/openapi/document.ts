@@ -446,7 +446,7 @@ function addSystemCalls(add: (path: string, method: string, operation: Json) => 
       operationId: 'gitlab.webhook',
       tags: ['gitlab'],
       summary: "GitLab's pipeline events",
-      description: "Set as the project's pipeline webhook; authenticated by the `X-Gitlab-Token` header (GITLAB_WEBHOOK_SECRET), not by a staff token. 503 while GitLab is not configured.",
+      description: "Set as the project's pipeline webhook; authenticated by the `X-Gitlab-Token` header (GITLAB_WEBHOOK_SECRET), not by a staff token. 404 while GitLab is not configured; both checked before the body (at most 1 MiB) is read.",
       'x-roles': [],
       security: [],
       parameters: [{ name: 'X-Gitlab-Token', in: 'header', required: true, schema: { type: 'string' } }],
@@ -461,7 +461,7 @@ function addSystemCalls(add: (path: string, method: string, operation: Json) => 
           },
         },
       },
-      responses: responses({ type: 'object', additionalProperties: true }, ['ERR_VALIDATION', 'ERR_MALFORMED', 'ERR_AUTH', 'ERR_TOO_LARGE', 'ERR_INTERNAL', 'ERR_UNAVAILABLE']),
+      responses: responses({ type: 'object', additionalProperties: true }, ['ERR_VALIDATION', 'ERR_MALFORMED', 'ERR_AUTH', 'ERR_NOT_FOUND', 'ERR_TOO_LARGE', 'ERR_INTERNAL', 'ERR_UNAVAILABLE']),
     });
   }
   add('/config.json', 'GET', {

@@ -1,12 +1,14 @@
 // What the server promises browsers: the panel under a strict Content-Security-Policy (scripts only from its own
 // origin, never eval; no framing), nosniff and no Referer on every answer, and the panel and /config.json only
-// on the panel's hosts (PANEL_HOSTS, PUBLIC_URL's host; localhost when neither is set). Uploaded files set
-// their own policy (a sandbox, server/plugins/assets.ts).
+// on the panel's hosts (PANEL_HOSTS, PUBLIC_URL's host; localhost when neither is set), the Host read strictly
+// (server/hosts.ts: `localhost:@evil.example` is no localhost). Uploaded files set their own policy (a sandbox,
+// server/plugins/assets.ts).
 import type { FastifyInstance } from 'fastify';
+import { configuredRequestHost } from '../hosts.ts';
 import { isApiPath } from './panel.ts';
 
 export interface BrowserSecurityOptions {
-  /** Host names that may show the panel. */
+  /** Host names that may show the panel, canonical (availableHosts). */
   panelHosts: string[];
   /** The backend URL the panel talks to (PUBLIC_URL), when it is another origin than the panel's. */
   publicUrl?: string;
@@ -45,12 +47,12 @@ const NO_ACCESS_PAGE = '<!doctype html><html lang="ru"><head><meta charset="utf-
 
 export function registerBrowserSecurity(app: FastifyInstance, options: BrowserSecurityOptions): void {
   const csp = panelCsp(options.publicUrl);
-  const hosts = new Set(options.panelHosts.map((h) => h.toLowerCase()));
+  const hosts = new Set(options.panelHosts);
   const isFile = (url: string) => options.filePrefixes.some((prefix) => url.startsWith(prefix));
   const isPanel = (url: string) => url === '/config.json' || url.startsWith('/config.json?') || !(isApiPath(url) || isFile(url));
 
   app.addHook('onRequest', async (request, reply) => {
-    if (!isPanel(request.url) || hosts.has(request.hostname.toLowerCase())) return;
+    if (!isPanel(request.url) || configuredRequestHost(request, hosts)) return;
     reply.header('content-security-policy', API_CSP).status(403);
     if (request.url.startsWith('/config.json')) return reply.send({ result: false, message: 'The panel is not served on this host', code: 'ERR_HOST' });
     return reply.type('text/html; charset=utf-8').send(NO_ACCESS_PAGE);

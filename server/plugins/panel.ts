@@ -1,8 +1,9 @@
 // What the browser loads besides the API: /config.json, /healthz and the built panel (dist/) with the
 // single-page fallback to index.html for GETs outside the API.
 import { existsSync } from 'node:fs';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { canonicalHostName } from '../hosts.ts';
 
 export interface PanelOptions {
   publicUrl?: string;
@@ -10,23 +11,24 @@ export interface PanelOptions {
   distDir: string;
 }
 
-/** The hosts that may show the panel: PANEL_HOSTS and PUBLIC_URL's host; localhost and 127.0.0.1 when PANEL_HOSTS is unset. */
+/**
+ * The hosts that may show the panel, as server/hosts.ts writes them: PANEL_HOSTS and PUBLIC_URL's host; localhost
+ * and 127.0.0.1 when PANEL_HOSTS is unset. Throws on a setting that is not a host name.
+ */
 export function availableHosts(options: PanelOptions): string[] {
-  const hosts = options.panelHosts?.length ? [...options.panelHosts] : ['localhost', '127.0.0.1'];
-  if (options.publicUrl) hosts.unshift(new URL(options.publicUrl).hostname);
+  const hosts = (options.panelHosts?.length ? options.panelHosts : ['localhost', '127.0.0.1']).map((h) => canonicalHostName(h, 'PANEL_HOSTS'));
+  if (options.publicUrl) hosts.unshift(canonicalHostName(new URL(options.publicUrl).hostname, 'PUBLIC_URL'));
   return [...new Set(hosts)];
 }
 
-function backendUrl(options: PanelOptions, request: FastifyRequest): string {
-  if (options.publicUrl) return options.publicUrl.replace(/\/+$/, '');
-  return `${request.protocol}://${request.host}`;
-}
+/** PUBLIC_URL, or '' (the panel's own origin, which the browser resolves): never a host the request named. */
+const backendUrl = (options: PanelOptions) => options.publicUrl?.replace(/\/+$/, '') ?? '';
 
 /** True for paths the SPA fallback must not answer (they are API or system paths). */
 export const isApiPath = (url: string) => /^\/(v1|socket\.io)(\/|$|\?)/.test(url) || url.startsWith('/healthz') || url.startsWith('/config.json');
 
 export async function registerPanel(app: FastifyInstance, options: PanelOptions): Promise<boolean> {
-  app.get('/config.json', async (request) => ({ backendUrl: backendUrl(options, request), availableHosts: availableHosts(options) }));
+  app.get('/config.json', async () => ({ backendUrl: backendUrl(options), availableHosts: availableHosts(options) }));
   app.get('/healthz', async () => ({ result: true, data: { status: 'ok' } }));
   const hasPanel = existsSync(`${options.distDir}/index.html`);
   // The build writes .br/.gz beside each asset; the served variant follows Accept-Encoding.

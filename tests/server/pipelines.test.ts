@@ -2,10 +2,11 @@
 // 127.0.0.1): run, list with filters, delete (canceling in GitLab), the webhook with good and bad secrets, the
 // poller catching up, the jobs of the statuses modal, every fault GitLab can show, and a token that never leaks.
 import { createServer, type Server } from 'node:http';
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFakeGitlab, type FakeGitlab } from '../../scripts/fake-gitlab.ts';
-import { gitlabOf } from '../../server/gitlab/pipelines.ts';
+import { gitlabOf, WEBHOOK_BODY_LIMIT } from '../../server/gitlab/pipelines.ts';
 import { dropBuild, whitelabelForm } from './catalogue-fixtures.ts';
 import { emailOf, forEachDialect, startApp, type CallOptions, type Harness, type Reply } from './harness.ts';
 
@@ -57,6 +58,31 @@ async function until(what: string, check: () => Promise<boolean> | boolean, ms =
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * POSTs a webhook of `length` bytes over a raw socket but sends only its head and first KiB, then waits: resolves to
+ * the answer the server gives while the rest of the body (all but 1 KiB of it) is still unsent.
+ */
+function answerBeforeBody(port: number, headers: Record<string, string>, length = 8 * 1024 * 1024): Promise<{ status: number; body: { code?: string; message?: string } }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('error', reject);
+    // A server that waits for the body would never answer: fail instead of hanging the file.
+    socket.setTimeout(10_000, () => socket.destroy(new Error('no answer while the body was unsent')));
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+      const end = received.indexOf('\r\n\r\n');
+      const size = Number(/\r\ncontent-length: *(\d+)/i.exec(received)?.[1]);
+      if (end < 0 || !(received.length >= end + 4 + size)) return;
+      socket.destroy();
+      resolve({ status: Number(received.split(' ', 2)[1]), body: JSON.parse(received.slice(end + 4, end + 4 + size)) });
+    });
+    const head = Object.entries({ 'content-type': 'application/json', 'content-length': String(length), ...headers }).map(([k, v]) => `${k}: ${v}\r\n`);
+    socket.write(`POST /v1/gitlab/webhook HTTP/1.1\r\nhost: 127.0.0.1\r\n${head.join('')}\r\n{"object_kind":"pipeline","pad":"${'x'.repeat(1000)}`);
+  });
 }
 
 forEachDialect(
@@ -268,6 +294,27 @@ forEachDialect(
       expect((await row(id)).status).toBe('running');
     });
 
+    it('refuses a wrong or missing token before reading the body: the 401 comes while 8 MiB are still unsent', async () => {
+      const port = (h.app.server.address() as { port: number }).port;
+      for (const headers of [{ 'x-gitlab-token': 'guess' }, {}] as Record<string, string>[]) {
+        const reply = await answerBeforeBody(port, { ...headers, 'x-gitlab-event': 'Pipeline Hook' });
+        expect(reply).toEqual({ status: 401, body: { result: false, code: 'ERR_AUTH', message: 'Wrong or missing X-Gitlab-Token' } });
+      }
+    });
+
+    it('refuses a body over WEBHOOK_BODY_LIMIT (1 MiB) with 413, also before reading it, and takes one at the limit', async () => {
+      const port = (h.app.server.address() as { port: number }).port;
+      const reply = await answerBeforeBody(port, { 'x-gitlab-token': SECRET, 'x-gitlab-event': 'Pipeline Hook' }, WEBHOOK_BODY_LIMIT + 1);
+      expect(reply.status).toBe(413);
+      expect(reply.body.code).toBe('ERR_TOO_LARGE');
+      // A pipeline event of the largest size taken: the event and its jobs, padded to exactly 1 MiB.
+      const job = (i: number) => ({ id: i, stage: 'build', name: `job-${i}`, status: 'success', runner: { id: 1, description: 'runner' } });
+      const body = { object_kind: 'pipeline', object_attributes: { id: 424242, status: 'success' }, builds: Array.from({ length: 1000 }, (_, i) => job(i)), pad: '' };
+      body.pad = 'x'.repeat(WEBHOOK_BODY_LIMIT - Buffer.byteLength(JSON.stringify(body)));
+      expect(Buffer.byteLength(JSON.stringify(body))).toBe(WEBHOOK_BODY_LIMIT);
+      expect((await hook(body)).body).toEqual({ result: true, data: { updated: false } });
+    });
+
     it('answers other events and pipelines the panel did not start with 200 and changes nothing; refuses a payload that is no pipeline event', async () => {
       expect((await hook({ object_kind: 'push' }, { 'x-gitlab-token': SECRET, 'x-gitlab-event': 'Push Hook' })).body).toEqual({ result: true, data: { ignored: 'Push Hook' } });
       expect((await hook(event(987654, 'success'))).body).toEqual({ result: true, data: { updated: false } });
@@ -404,7 +451,15 @@ forEachDialect(
       expect(reply.body.message).toBe(message);
       expect(await h.count('pipelines')).toBe(0);
       expect((await h.call('GET', '/v1/admin/gitlab/getPipelines', { token: h.tokens.tester })).body.data).toEqual({ rows: [], count: 0 });
-      expect((await h.call('POST', '/v1/gitlab/webhook', { body: { object_kind: 'pipeline' }, headers: { 'x-gitlab-token': 'x' } })).status).toBe(503);
+    });
+
+    it('has no webhook to send to: 404 before reading the body, with or without a token', async () => {
+      await h.app.listen({ port: 0, host: '127.0.0.1' });
+      const port = (h.app.server.address() as { port: number }).port;
+      for (const headers of [{ 'x-gitlab-token': 'x' }, {}] as Record<string, string>[]) {
+        const reply = await answerBeforeBody(port, { ...headers, 'x-gitlab-event': 'Pipeline Hook' });
+        expect(reply).toEqual({ status: 404, body: { result: false, code: 'ERR_NOT_FOUND', message: 'No route POST /v1/gitlab/webhook: GitLab is not configured on this server' } });
+      }
     });
 
     it('still deletes a record of a running pipeline (there is no GitLab to cancel it in)', async () => {

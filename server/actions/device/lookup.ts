@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../../crud/context.ts';
 import { notFound } from '../../errors.ts';
+import { configuredOrigin } from '../../hosts.ts';
 import type { ActionContext } from '../types.ts';
 import { experimentOf, type Membership } from './collect.ts';
 import { createSnapshotStore, type BuildEntry, type CombinationEntry, type PlatformEntry, type Snapshot, type SnapshotStore, type WhitelabelEntry } from './snapshot.ts';
@@ -34,15 +35,17 @@ export interface PublicBuild {
 interface DeviceLookup {
   store: SnapshotStore;
   publicUrl?: string;
+  /** The panel's hosts (availableHosts): without PUBLIC_URL, only these may become the host of the answer's URLs. */
+  hosts: ReadonlySet<string>;
 }
 
 const lookups = new WeakMap<Engine, DeviceLookup>();
 
 /** Starts the snapshot of this server's lookup; it stops with the server. */
-export function registerDeviceLookup(app: FastifyInstance, engine: Engine, publicUrl?: string): void {
+export function registerDeviceLookup(app: FastifyInstance, engine: Engine, publicUrl: string | undefined, panelHosts: string[]): void {
   const paths = engine.manifests.flatMap((m) => Object.values(m.actions).filter((a) => a.handler === 'combination.lookup').map((a) => a.path));
   const store = createSnapshotStore(engine, paths);
-  lookups.set(engine, { store, publicUrl: publicUrl?.replace(/\/+$/, '') });
+  lookups.set(engine, { store, publicUrl: publicUrl?.replace(/\/+$/, ''), hosts: new Set(panelHosts) });
   app.addHook('onClose', async () => store.stop());
 }
 
@@ -155,7 +158,8 @@ export async function lookupCombination({ engine, input, client, path }: ActionC
   const query = input as LookupInput;
   const snap = await state.store.get();
   const c = snap.catalogue;
-  const base = state.publicUrl ?? client?.origin ?? '';
+  // Never a host the request merely named (docs/device-api.md): PUBLIC_URL, a panel host, or paths of this server.
+  const base = state.publicUrl ?? configuredOrigin(client?.origin, state.hosts) ?? '';
   const ip = query.ipAddress ?? plainIpv4(client?.ip ?? '');
 
   const whitelabel = query.whitelabel ? c.whitelabelsByName.get(query.whitelabel) : undefined;
