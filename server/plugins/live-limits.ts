@@ -71,6 +71,8 @@ export function limitLive(app: FastifyInstance, engine: AuditTarget, io: Server,
   const audit = (key: string, actor: Actor, path: string, detail: string) =>
     rows.write(key, actor, path, { outcome: 'throttled', detail }).catch((error) => app.log.error({ err: error }, 'could not log a live socket limit'));
 
+  // fetchSockets, not a Redis counter: it counts the sockets that exist, so a crashed process's never stay counted;
+  // a handshake is rare (a tab opening, a reconnect), one round trip through the adapter costs it nothing felt.
   const countEverywhere = async (room: string): Promise<number> => {
     if (!shared) return io.local.in(room).fetchSockets().then((s) => s.length);
     let timer: NodeJS.Timeout | undefined;
