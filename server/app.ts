@@ -171,7 +171,12 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   registerCrudRoutes(app, engine, manifests);
   registerCsvExports(app, engine, manifests);
   await registerAssets(app, config.dataDir, fileFolders);
-  const io = registerLive(app, engine, { panelHosts, corsOrigins: config.corsOrigins, adapter: await connectRedis(app, config) });
+  const io = registerLive(app, engine, {
+    panelHosts,
+    corsOrigins: config.corsOrigins,
+    adapter: await connectRedis(app, config),
+    limits: { socketsPerSession: config.liveSocketsPerSession, eventsPerSecond: config.liveEventsPerSecond },
+  });
   const stopLiveLists = registerLiveLists(engine, io);
   app.addHook('onClose', async () => stopLiveLists());
   registerGitlab(app, engine, config.gitlab);

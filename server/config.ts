@@ -39,6 +39,10 @@ export interface Config {
   listYieldMs?: number;
   /** The same while the busy event loop also serves other calls (LIST_YIELD_SHARED_MS; 0 = LIST_YIELD_MS alone decides; default see server/db/read-pool.ts). */
   listYieldSharedMs?: number;
+  /** Live sockets one session may hold on every process together (LIVE_SOCKETS_PER_SESSION; default see server/plugins/live-limits.ts). */
+  liveSocketsPerSession?: number;
+  /** Packets a live socket's connection may send per second, bursts of ten seconds' worth (LIVE_EVENTS_PER_SECOND; default see server/plugins/live-limits.ts). */
+  liveEventsPerSecond?: number;
   /** GitLab for the Pipelines screen (server/gitlab/); any of the four settings missing = not configured. */
   gitlab: GitlabConfig;
   /** /openapi.json and /docs on the panel hosts (API_DOCS=on, the default), or not at all (off). */
@@ -125,6 +129,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     listReadsAtOnce: wholeNumber(env, 'LIST_READS_AT_ONCE'),
     listYieldMs: wholeNumberOrOff(env, 'LIST_YIELD_MS'),
     listYieldSharedMs: wholeNumberOrOff(env, 'LIST_YIELD_SHARED_MS'),
+    liveSocketsPerSession: wholeNumber(env, 'LIVE_SOCKETS_PER_SESSION'),
+    liveEventsPerSecond: wholeNumber(env, 'LIVE_EVENTS_PER_SECOND'),
     gitlab: gitlabConfig(env),
     apiDocs: onOff(env, 'API_DOCS', true),
   };

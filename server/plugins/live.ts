@@ -1,7 +1,8 @@
 // socket.io on the app's own HTTP server. The handshake needs a browser Origin of the panel's hosts (or none,
 // as a non-browser client sends) and a live session's token (auth.token, or ?token= for old clients). Each
 // socket joins a room for its role, its account and its token: the hub's batches go to each role with only
-// the item types its manifests' `live` gives that role, and an ended session loses its sockets at once.
+// the item types its manifests' `live` gives that role, and an ended session loses its sockets at once. A session's
+// sockets and each connection's packets are limited (server/plugins/live-limits.ts).
 import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
 import type { Engine } from '../crud/context.ts';
@@ -9,6 +10,7 @@ import type { SessionSelector } from './live-hub.ts';
 import { liveTokenHashes, tokenFromHeader, userForToken } from './auth.ts';
 import { sha256 } from './passwords.ts';
 import type { SharedAdapter } from './redis.ts';
+import { DEFAULT_LIVE_LIMITS, limitLive, type LiveLimits } from './live-limits.ts';
 
 export interface LiveOptions {
   /** Host names the panel is served on (PANEL_HOSTS, else PUBLIC_URL's and the local ones). */
@@ -19,6 +21,8 @@ export interface LiveOptions {
   sweepMs?: number;
   /** Several processes (REDIS_URL): broadcasts reach every process's sockets (server/plugins/redis.ts). */
   adapter?: SharedAdapter;
+  /** Sockets per session and client events per second (server/plugins/live-limits.ts); a setting left out takes its default. */
+  limits?: Partial<LiveLimits>;
 }
 
 /** Tells a socket's client that its session ended (it then takes the "login again" path) before it is cut. */
@@ -60,6 +64,11 @@ export function registerLive(app: FastifyInstance, engine: Engine, options: Live
       })
       .catch(() => next(new Error('unauthorized')));
   });
+  const limits: LiveLimits = {
+    socketsPerSession: options.limits?.socketsPerSession ?? DEFAULT_LIVE_LIMITS.socketsPerSession,
+    eventsPerSecond: options.limits?.eventsPerSecond ?? DEFAULT_LIVE_LIMITS.eventsPerSecond,
+  };
+  limitLive(app, engine, io, limits, !!options.adapter);
   io.on('connection', (socket) => {
     void socket.join([`role:${socket.data.user.role}`, `user:${socket.data.user.id}`, `token:${socket.data.tokenHash}`]);
   });
