@@ -12,6 +12,7 @@
 //   npm run bench client [--runs 5]   the panel against a react-admin app (bench/react-admin/) in Chromium: JS, login, edit, 500 rows, expand (not part of `all`)
 //   npm run bench read-workers [--rows N] [--seconds S] [--dialect D] [--heavy contains|relation]   /healthz and the lookup under heavy lists, per setting of the list reads
 //   npm run bench json-body [--mib 51]   the longest event-loop stall while a large JSON body is received and parsed
+//   npm run bench -- device-flood [--seconds 5] [--dialect D]   staff list and /healthz idle vs while 30 addresses flood the device calls
 //   npm run bench fuzz [perRoute] [seed]   the long fuzzer run on SQLite and PostgreSQL (not part of `all`)
 import { bundleSizes } from './bundle.ts';
 import { apiThroughput } from './api.ts';
@@ -25,11 +26,12 @@ import { clientFigures } from './client.ts';
 import { readWorkers } from './read-workers.ts';
 import { jsonBody } from './json-body.ts';
 import { scaleReport } from './scale.ts';
+import { deviceFlood } from './device-flood.ts';
 import { benchName } from './options.ts';
 
 // Flags alone (`npm run bench -- --rows 1000000`, issue 14's command) ask for the scale report.
 const which = benchName();
-const NAMES = ['all', 'scale', 'bundle', 'api', 'lookup', 'durability', 'ip-import', 'export', 'fuzz', 'lists', 'client', 'read-workers', 'json-body'];
+const NAMES = ['all', 'scale', 'bundle', 'api', 'lookup', 'durability', 'ip-import', 'export', 'fuzz', 'lists', 'client', 'read-workers', 'json-body', 'device-flood'];
 if (!NAMES.includes(which)) throw new Error(`npm run bench: no bench named "${which}" (known: ${NAMES.join(', ')})`);
 if (which === 'scale') await scaleReport();
 if (which === 'all' || which === 'bundle') await bundleSizes();
@@ -43,3 +45,4 @@ if (which === 'lists') await listsAtScale();
 if (which === 'client') await clientFigures();
 if (which === 'read-workers') await readWorkers();
 if (which === 'json-body') await jsonBody();
+if (which === 'device-flood') await deviceFlood();
