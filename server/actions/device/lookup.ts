@@ -44,6 +44,14 @@ export function registerDeviceLookup(app: FastifyInstance, engine: Engine, publi
   const store = createSnapshotStore(engine, paths);
   lookups.set(engine, { store, publicUrl: publicUrl?.replace(/\/+$/, '') });
   app.addHook('onClose', async () => store.stop());
+  const own = new Set(paths);
+  // Every answer of the lookup (a build, a 404, a 429) is one device's at one moment: it follows the caller's address,
+  // which no URL carries (so no Vary could key it), may record the device in a collection, and must reflect a staff
+  // change at the next start. no-store: neither the TV's HTTP stack nor a proxy keeps it; private for old proxies.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (own.has(request.routeOptions.url ?? '')) reply.header('cache-control', 'private, no-store');
+    done(null, payload);
+  });
 }
 
 /** The lookup's snapshot store of a server (for tests that make it poll). */
