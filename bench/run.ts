@@ -12,7 +12,7 @@
 //   npm run bench client [--runs 5]   the panel against a react-admin app (bench/react-admin/) in Chromium: JS, login, edit, 500 rows, expand (not part of `all`)
 //   npm run bench read-workers [--rows N] [--seconds S] [--dialect D] [--heavy contains|relation]   /healthz and the lookup under heavy lists, per setting of the list reads
 //   npm run bench json-body [--mib 51]   the longest event-loop stall while a large JSON body is received and parsed
-//   npm run bench -- device-flood [--seconds 5] [--dialect D]   staff list and /healthz idle vs while 30 addresses flood the device calls
+//   npm run bench -- device-flood [--seconds 5] [--rounds 3] [--dialect D]   staff list and /healthz idle vs while 30 addresses flood the device calls
 //   npm run bench fuzz [perRoute] [seed]   the long fuzzer run on SQLite and PostgreSQL (not part of `all`)
 import { bundleSizes } from './bundle.ts';
 import { apiThroughput } from './api.ts';

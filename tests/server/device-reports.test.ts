@@ -132,6 +132,7 @@ forEachDialect(
       expect(statuses.slice(5)).toEqual(Array(695).fill(429));
       const refused = await h.app.inject({ method: 'GET', url: '/v1/combination/get', remoteAddress: '2001:db8:77:1::9' });
       expect(refused.json().message).toMatch(/^Too many requests from 2001:db8:77:1::\/64; retry in \d+ s$/);
+      expect(refused.headers['cache-control']).toBe('private, no-store');
       // The next /64 has its own count.
       expect((await h.app.inject({ method: 'GET', url: '/v1/combination/get', remoteAddress: '2001:db8:77:2::1' })).statusCode).toBe(404);
       // A dual-stack socket's IPv4 client and the same address as IPv4 share one.
