@@ -1,10 +1,11 @@
 // The per-address limit of the public device calls (manifest actions with `public: true`), per client address
 // (request.ip, which follows X-Forwarded-For only through TRUSTED_PROXIES): an IPv4 address, or an IPv6 /64 (one
 // subscriber's network: a client given a /64 picks any of its 2^64 addresses, so counting single addresses let 700
-// of 700 calls from one /64 through). Over the limit a call is answered 429 with Retry-After before any handler runs. One process keeps a token bucket per address in memory; with REDIS_URL
-// (several processes) the count is shared in Redis, a sliding minute per address, so an address gets the same
-// limit however its calls are spread over the processes. Redis unreachable or slow: each process falls back to
-// its own buckets (and says so once), so the device lookup never depends on Redis being up.
+// of 700 calls from one /64 through). Over the limit a call is answered 429 with Retry-After before any handler
+// runs. One process keeps a token bucket per address in memory; with REDIS_URL (several processes) the count is
+// shared in Redis, a sliding minute per address, so an address gets the same limit however its calls are spread
+// over the processes. Redis unreachable or slow: each process falls back to its own buckets (and says so once), so
+// the device lookup never depends on Redis being up.
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import { createClient } from 'redis';

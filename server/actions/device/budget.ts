@@ -6,8 +6,8 @@
 // experiment's lock, held the pool's connections while the staff's calls waited for one. So: on SQLite the queue's
 // writes go in batches, one transaction and one commit for up to `batch` of them (each in its own savepoint, so one
 // refused report undoes only itself), one batch at a time, the event loop left to the other calls for 3x as long as a
-// batch took; on PostgreSQL at most `atOnce` of them hold a connection of the pool. Past `queued` waiting, or after waiting `maxWaitMs`, a device
-// call is refused 429 ERR_RATE_LIMIT with Retry-After, like a device over its own limit.
+// batch took; on PostgreSQL at most `atOnce` of them hold a connection of the pool. Past `queued` waiting, or after
+// waiting `maxWaitMs`, a device call is refused 429 ERR_RATE_LIMIT with Retry-After, like a device over its limit.
 import { performance } from 'node:perf_hooks';
 import { sql, type Kysely } from 'kysely';
 import type { Engine } from '../../crud/context.ts';
