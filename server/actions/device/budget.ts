@@ -8,6 +8,8 @@
 // refused report undoes only itself), one batch at a time, the event loop left to the other calls for 3x as long as a
 // batch took; on PostgreSQL at most `atOnce` of them hold a connection of the pool. Past `queued` waiting, or after
 // waiting `maxWaitMs`, a device call is refused 429 ERR_RATE_LIMIT with Retry-After, like a device over its limit.
+// What this leaves on SQLite: each batch's commit still syncs on the event loop (better-sqlite3 is synchronous), so
+// a call arriving meanwhile waits for that sync (8-60 ms on a busy disk): /healthz's p99 during a flood is that.
 import { performance } from 'node:perf_hooks';
 import { sql, type Kysely } from 'kysely';
 import type { Engine } from '../../crud/context.ts';
