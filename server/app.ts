@@ -32,6 +32,7 @@ import type { AttemptLimits } from './plugins/rate-limit.ts';
 import { loggerOptions, type LogDestination } from './logging.ts';
 import { registerPublicRateLimit } from './plugins/public-rate-limit.ts';
 import { registerDeviceLookup } from './actions/device/lookup.ts';
+import { registerDeviceWrites } from './actions/device/budget.ts';
 import { bridgeChanges } from './plugins/change-bridge.ts';
 import { whileLocked } from './db/locks.ts';
 import { connectRedis } from './plugins/redis.ts';
@@ -167,6 +168,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   registerRefusalAudit(app, engine);
   registerPublicRateLimit(app, config.publicRateLimit, config.redisUrl ? { url: config.redisUrl, prefix: config.redisPrefix, log: options.log } : undefined);
   registerDeviceLookup(app, engine, config.publicUrl, panelHosts);
+  registerDeviceWrites(engine, config.deviceWrites);
   bridgeChanges(app, engine, config.databaseUrl);
   registerCrudRoutes(app, engine, manifests);
   registerCsvExports(app, engine, manifests);

@@ -16,6 +16,8 @@ export interface Config {
   trustedProxies: string[];
   /** Public device calls per minute per client address (PUBLIC_RATE_LIMIT); see docs/device-api.md. */
   publicRateLimit: { perMinute: number };
+  /** The device calls' writes: transactions at once and writes waiting (DEVICE_WRITES_AT_ONCE, DEVICE_WRITES_QUEUED); see server/actions/device/budget.ts. */
+  deviceWrites?: { atOnce?: number; queued?: number; batch?: number; maxWaitMs?: number; share?: number };
   schemasDir: string;
   distDir: string;
   /** A session ends after this long without a call (SESSION_IDLE_TIMEOUT). */
@@ -116,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: list(env.CORS_ORIGINS),
     trustedProxies: list(env.TRUSTED_PROXIES),
     publicRateLimit: { perMinute },
+    deviceWrites: { atOnce: wholeNumber(env, 'DEVICE_WRITES_AT_ONCE'), queued: wholeNumber(env, 'DEVICE_WRITES_QUEUED') },
     schemasDir: resolve(env.SCHEMAS_DIR ?? 'schemas'),
     distDir: resolve(env.DIST_DIR ?? 'dist'),
     sessionIdleMs: duration(env.SESSION_IDLE_TIMEOUT || DEFAULT_SESSION_IDLE, 'SESSION_IDLE_TIMEOUT'),

@@ -1,10 +1,13 @@
 // The per-address limit of the public device calls (manifest actions with `public: true`), per client address
-// (request.ip, which follows X-Forwarded-For only through TRUSTED_PROXIES). Over the limit a call is answered 429
-// with Retry-After before any handler runs. One process keeps a token bucket per address in memory; with REDIS_URL
-// (several processes) the count is shared in Redis, a sliding minute per address, so an address gets the same
-// limit however its calls are spread over the processes. Redis unreachable or slow: each process falls back to
-// its own buckets (and says so once), so the device lookup never depends on Redis being up.
+// (request.ip, which follows X-Forwarded-For only through TRUSTED_PROXIES): an IPv4 address, or an IPv6 /64 (one
+// subscriber's network: a client given a /64 picks any of its 2^64 addresses, so counting single addresses let 700
+// of 700 calls from one /64 through). Over the limit a call is answered 429 with Retry-After before any handler
+// runs. One process keeps a token bucket per address in memory; with REDIS_URL (several processes) the count is
+// shared in Redis, a sliding minute per address, so an address gets the same limit however its calls are spread
+// over the processes. Redis unreachable or slow: each process falls back to its own buckets (and says so once), so
+// the device lookup never depends on Redis being up.
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import ipaddr from 'ipaddr.js';
 import { createClient } from 'redis';
 
 export interface PublicRateLimit {
@@ -13,6 +16,24 @@ export interface PublicRateLimit {
 }
 
 export const DEFAULT_PUBLIC_RATE_LIMIT: PublicRateLimit = { perMinute: 600 };
+
+/**
+ * What one limit counts: an IPv4 address as it is (also when it comes IPv4-mapped, `::ffff:192.0.2.1`), an IPv6
+ * address by its /64 (`2001:db8:1:2::/64`); text that is no address counts as itself.
+ * ipaddr.js (already under Fastify's proxy-addr) parses every IPv6 spelling: `::` anywhere, zones, embedded IPv4.
+ */
+export function rateKey(ip: string): string {
+  if (!ip.includes(':')) return ip;
+  if (ip.startsWith('::ffff:') && ip.includes('.')) return ip.slice(7);
+  let address: ipaddr.IPv6;
+  try {
+    address = ipaddr.IPv6.parse(ip);
+  } catch {
+    return ip;
+  }
+  if (address.isIPv4MappedAddress()) return address.toIPv4Address().toString();
+  return `${new ipaddr.IPv6([...address.parts.slice(0, 4), 0, 0, 0, 0]).toString()}/64`;
+}
 
 /** Buckets kept at most; past it, full buckets are dropped first, then the oldest. */
 const MAX_ADDRESSES = 100_000;
@@ -132,6 +153,11 @@ export class SharedLimit {
     );
   }
 
+  /** True while the count is Redis's (connected, not fallen back). */
+  get shared(): boolean {
+    return this.client.isReady && !this.degraded;
+  }
+
   private fallBack(reason: string): void {
     if (this.degraded || this.closed) return;
     this.degraded = true;
@@ -215,8 +241,8 @@ export function registerPublicRateLimit(
   app.addHook('onClose', async () => sharedLimit.close());
 }
 
-const refuse = (request: FastifyRequest, reply: FastifyReply, wait: number) =>
-  reply.status(429).header('retry-after', String(wait)).send({ result: false, message: `Too many requests from ${request.ip}; retry in ${wait} s`, code: 'ERR_RATE_LIMIT' });
+const refuse = (reply: FastifyReply, key: string, wait: number) =>
+  reply.status(429).header('retry-after', String(wait)).send({ result: false, message: `Too many requests from ${key}; retry in ${wait} s`, code: 'ERR_RATE_LIMIT' });
 
 /** The preHandler of a public call: the rate limit instead of a role rule. */
 export function publicCallGate(app: FastifyInstance) {
@@ -225,13 +251,15 @@ export function publicCallGate(app: FastifyInstance) {
   const shared = app.publicSharedLimit;
   if (shared) {
     return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-      void shared.take(request.ip).then((wait) => (wait === 0 ? done() : refuse(request, reply, wait)));
+      const key = rateKey(request.ip);
+      void shared.take(key).then((wait) => (wait === 0 ? done() : refuse(reply, key, wait)));
     };
   }
   // A callback hook, not an async one: this runs on every TV start, and a promise per call is measurable there.
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    const wait = buckets.take(request.ip);
+    const key = rateKey(request.ip);
+    const wait = buckets.take(key);
     if (wait === 0) return done();
-    refuse(request, reply, wait);
+    refuse(reply, key, wait);
   };
 }

@@ -277,6 +277,19 @@ forEachDialect('device lookup', (h) => {
       expect(noBuild.body.message).toMatch(/^No build for whitelabel other, platform webos, IP 198\.51\.100\.1: .*no available build within max version 01\.20\.33 \/ 01\.20\.34$/);
     });
 
+    it("tells every cache to keep none of its answers, the build and the 404 alike: each is one device's, by its address", async () => {
+      const get = (query: Record<string, string>, token?: string) =>
+        h.app.inject({ method: 'GET', url: LOOKUP, query, remoteAddress: '198.51.100.1', headers: token ? { authorization: `Bearer ${token}` } : {} });
+      const found = await get({ whitelabel: 'acme', platform: JSON.stringify({ name: 'tizen' }) });
+      const missing = await get({ whitelabel: 'nosuch', platform: JSON.stringify({ name: 'tizen' }) });
+      expect([found.statusCode, missing.statusCode]).toEqual([200, 404]);
+      for (const reply of [found, missing]) expect(reply.headers['cache-control']).toBe('private, no-store');
+      // A staff call keeps its own rules.
+      const staff = await h.app.inject({ method: 'GET', url: '/v1/admin/platform/get', headers: { authorization: `Bearer ${h.tokens.admin}` } });
+      expect(staff.statusCode).toBe(200);
+      expect(staff.headers['cache-control']).toBeUndefined();
+    });
+
     it('answers 400 for malformed JSON in platform, an oversized value, an address that is not one, and an unknown parameter', async () => {
       const cases: [Record<string, string>, RegExp][] = [
         [{ whitelabel: 'acme', platform: '{"name":' }, /^Platform is not valid JSON/],

@@ -4,11 +4,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reportAppInfo } from '../../server/actions/device/reports.ts';
 import { AddressBuckets } from '../../server/plugins/public-rate-limit.ts';
-import { whitelabelForm } from './catalogue-fixtures.ts';
+import { dropBuild, whitelabelForm } from './catalogue-fixtures.ts';
 import { forEachDialect } from './harness.ts';
 
 const APP_INFO = '/v1/appinfo/report';
 const GOAL = '/v1/achievedGoals/report';
+/** The limit of the flood's addresses: each sends all of it at once. */
+const PER_MINUTE = 30;
 
 forEachDialect('device reports', (h) => {
   const auditRows = () => h.count('user_logs');
@@ -118,6 +120,28 @@ forEachDialect(
       expect((await h.admin('GET', '/v1/admin/platform/get', { remoteAddress: address })).status).toBe(200);
     });
 
+    it('counts an IPv6 /64 as one address, and an IPv4-mapped address as its IPv4 one', async () => {
+      // 700 calls from one /64, each from another address in it (the low 64 bits drawn at random).
+      const hextet = () => Math.floor(Math.random() * 0x10000).toString(16);
+      const statuses: number[] = [];
+      for (let i = 0; i < 700; i++) {
+        const address = `2001:db8:77:1:${hextet()}:${hextet()}:${hextet()}:${i.toString(16)}`;
+        statuses.push((await h.app.inject({ method: 'GET', url: '/v1/combination/get', remoteAddress: address })).statusCode);
+      }
+      expect(statuses.filter((s) => s !== 429)).toHaveLength(5);
+      expect(statuses.slice(5)).toEqual(Array(695).fill(429));
+      const refused = await h.app.inject({ method: 'GET', url: '/v1/combination/get', remoteAddress: '2001:db8:77:1::9' });
+      expect(refused.json().message).toMatch(/^Too many requests from 2001:db8:77:1::\/64; retry in \d+ s$/);
+      expect(refused.headers['cache-control']).toBe('private, no-store');
+      // The next /64 has its own count.
+      expect((await h.app.inject({ method: 'GET', url: '/v1/combination/get', remoteAddress: '2001:db8:77:2::1' })).statusCode).toBe(404);
+      // A dual-stack socket's IPv4 client and the same address as IPv4 share one.
+      const v4 = ['198.51.100.70', '::ffff:198.51.100.70', '198.51.100.70', '::ffff:198.51.100.70', '198.51.100.70', '::ffff:198.51.100.70'];
+      const v4Statuses = [];
+      for (const address of v4) v4Statuses.push((await h.app.inject({ method: 'GET', url: '/v1/combination/get', remoteAddress: address })).statusCode);
+      expect(v4Statuses).toEqual([404, 404, 404, 404, 404, 429]);
+    });
+
     it('takes the address from X-Forwarded-For only through a trusted proxy', async () => {
       const viaProxy = (forwarded: string) =>
         h.call('GET', '/v1/combination/get', { query: { appInstallId: 'nobody' }, headers: { 'x-forwarded-for': forwarded }, remoteAddress: '127.0.0.1' });
@@ -152,3 +176,60 @@ describe('address buckets', () => {
     expect(buckets.take('c', 60_000)).toBeGreaterThan(0);
   });
 });
+
+forEachDialect(
+  'a device flood',
+  (h) => {
+    it('leaves the staff their calls: staff lists during a flood from 30 addresses all answer, no device call answers 503', async () => {
+      const whitelabelId = (await h.admin('POST', '/v1/admin/whitelabel/add', { form: whitelabelForm('floodwl') })).body.data.id;
+      const platformId = (await h.admin('GET', '/v1/admin/platform/add', { query: { name: 'tizen', maxVersion: '01.20.34' } })).body.data.id;
+      await h.admin('POST', '/v1/admin/goalsAbtesting/add', { body: { goalName: 'started' } });
+      const settings = JSON.stringify([{ count: 10_000, customUrl: 'https://cdn.example.com/a/', files: {} }]);
+      const created = await h.admin('POST', '/v1/admin/abtesting/add', {
+        form: { whitelabelId: String(whitelabelId), platformIds: JSON.stringify([platformId]), recordsCount: '10000', isCollecting: 'true', isRandomSaveEnable: 'false', versionsDeploymentSettings: settings },
+      });
+      expect(created.status).toBe(200);
+      dropBuild(h.app.engine.dataDir, ['floodwl', 'tizen', '1.20.34', '1080p']);
+      await h.admin('GET', '/v1/admin/build/reload');
+
+      // 30 addresses, each sending its whole limit at once: new devices joining the collection, app infos, goals
+      // (every seventh of an unknown goal, refused alone though it shares a batch with others).
+      const device = async (a: number, n: number) => {
+        const remoteAddress = `198.51.100.${100 + a}`;
+        const id = `flood-${a}-${n}`;
+        const kind = n % 3;
+        const reply =
+          kind === 0
+            ? await h.app.inject({ method: 'GET', url: '/v1/combination/get', query: { whitelabel: 'floodwl', platform: JSON.stringify({ name: 'tizen' }), appInstallId: id }, remoteAddress })
+            : kind === 1
+              ? await h.app.inject({ method: 'POST', url: APP_INFO, payload: { appInstallId: id, version: '1.0.0' }, remoteAddress })
+              : await h.app.inject({ method: 'POST', url: GOAL, payload: { appInstallId: id, goalName: n % 7 === 2 ? 'nonexistent' : 'started' }, remoteAddress });
+        return { kind, n, status: reply.statusCode, body: reply.json(), retryAfter: reply.headers['retry-after'] };
+      };
+      const flood = Promise.all(Array.from({ length: 30 }, (_, a) => Array.from({ length: PER_MINUTE }, (_, n) => device(a, n))).flat());
+      const staff = Promise.all(Array.from({ length: 10 }, () => h.admin('GET', '/v1/admin/platform/get')));
+      const [devices, lists] = await Promise.all([flood, staff]);
+
+      expect(lists.map((l) => l.status)).toEqual(Array(10).fill(200));
+      const others = devices.filter((d) => ![200, 400, 429].includes(d.status));
+      expect(others.map((d) => `${d.status} ${d.body.message}`)).toEqual([]);
+      // Over the budget: 429 ERR_RATE_LIMIT with Retry-After, like a device over its own limit.
+      const refused = devices.filter((d) => d.status === 429);
+      expect(refused.length).toBeGreaterThan(0);
+      for (const d of refused) {
+        expect(d.body).toEqual({ result: false, code: 'ERR_RATE_LIMIT', message: 'The server is busy with device calls; retry in 1 s' });
+        expect(d.retryAfter).toBe('1');
+      }
+      for (const d of devices.filter((x) => x.status === 400)) expect(d.body.message).toBe('goalName: no goal named "nonexistent"');
+      // What was answered 200 was written, and nothing else: batched writes lose none and a refusal undoes only itself.
+      const ok = (kind: number) => devices.filter((d) => d.kind === kind && d.status === 200).length;
+      expect(devices.filter((d) => d.kind === 0 && d.status === 200).every((d) => d.body.data.experiment?.id === created.body.data.id)).toBe(true);
+      expect(await h.count('experiment_users')).toBe(ok(0));
+      expect(await h.count('app_infos')).toBe(ok(1));
+      expect(await h.count('achieved_goals')).toBe(ok(2));
+      expect(ok(0) + ok(1) + ok(2)).toBeGreaterThan(0);
+    });
+  },
+  // Room for each address's burst; a queue of device writes shorter than the flood's 900, so it goes past it.
+  { config: { publicRateLimit: { perMinute: PER_MINUTE }, deviceWrites: { queued: 500 } } },
+);

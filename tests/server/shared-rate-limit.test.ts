@@ -1,11 +1,14 @@
 // The public calls' limit shared through Redis (server/plugins/public-rate-limit.ts): two limiters standing for two
 // processes count one address together against PUBLIC_RATE_LIMIT; when Redis goes away each counts on its own at
 // once (said once), and when it is back they share again. Redis is reached through a proxy the test cuts and restores.
+// Then two servers (each dialect) on one Redis: one address, or one IPv6 /64, calling both gets one count.
 import { randomBytes } from 'node:crypto';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
 import { AddressBuckets, SharedLimit, slidingWait } from '../../server/plugins/public-rate-limit.ts';
+import { DIALECTS, startApp } from './harness.ts';
 
 const REDIS = new URL(process.env.REDIS_URL || 'redis://127.0.0.1:6379');
 
@@ -110,3 +113,47 @@ describe('the public calls limit shared through Redis', () => {
     expect(slidingWait(10, 5, 10, 0)).toBe(36);
   });
 });
+
+for (const dialect of DIALECTS) {
+  describe(`two servers on one Redis (${dialect})`, () => {
+    const prefix = `wl-panel-test-${randomBytes(6).toString('hex')}`;
+    const PER_MINUTE = 6;
+    const servers: { app: FastifyInstance; cleanup: () => Promise<void> }[] = [];
+
+    beforeAll(async () => {
+      for (let i = 0; i < 2; i++) {
+        servers.push(await startApp(dialect, { config: { redisUrl: REDIS.href, redisPrefix: prefix, publicRateLimit: { perMinute: PER_MINUTE } }, log: () => {} }));
+      }
+      // Calls made while a server is still connecting are counted by it alone (it is starting).
+      for (const end = Date.now() + 5000; servers.some((s) => !s.app.publicSharedLimit?.shared) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
+    });
+
+    afterAll(async () => {
+      for (const { app, cleanup } of servers) {
+        await app.close();
+        await cleanup();
+      }
+      const redis = createClient({ url: REDIS.href });
+      await redis.connect();
+      for (const key of await redis.keys(`${prefix}*`)) await redis.del(key);
+      await redis.close();
+    });
+
+    const lookupFrom = (server: number, remoteAddress: string) =>
+      servers[server].app.inject({ method: 'GET', url: '/v1/combination/get', remoteAddress }).then((r) => r.statusCode);
+
+    it("share one address's count: its calls pass on either up to the limit, then both refuse", async () => {
+      expect(servers.map((s) => s.app.publicSharedLimit?.shared)).toEqual([true, true]);
+      const statuses = [];
+      for (let i = 0; i < PER_MINUTE + 2; i++) statuses.push(await lookupFrom(i % 2, '203.0.113.40'));
+      expect(statuses).toEqual([...Array(PER_MINUTE).fill(404), 429, 429]);
+      expect(await lookupFrom(0, '203.0.113.41')).toBe(404);
+    });
+
+    it('share the count of one IPv6 /64 however its addresses are spread over them', async () => {
+      const statuses = [];
+      for (let i = 0; i < 40; i++) statuses.push(await lookupFrom(i % 2, `2001:db8:40:7:${((i * 7919) % 0x10000).toString(16)}::${i.toString(16)}`));
+      expect(statuses).toEqual([...Array(PER_MINUTE).fill(404), ...Array(40 - PER_MINUTE).fill(429)]);
+    });
+  });
+}

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Engine } from '../../crud/context.ts';
 import { fromDb } from '../../crud/rows.ts';
+import { deviceWrites } from './budget.ts';
 import { addMember, groupsOf, type ExperimentEntry, type GroupEntry, type SnapshotStore } from './snapshot.ts';
 
 export interface Device {
@@ -53,8 +54,8 @@ type JoinResult = { group: number | null; added: boolean } | 'closed';
 async function join(engine: Engine, experimentId: number, device: Device): Promise<JoinResult> {
   const experiments = engine.models.get('experiment')!;
   const users = engine.models.get('experimentUser')!;
-  return engine.db.transaction().execute(async (trx) => {
-    await engine.caps.lockKey(trx, `experiment:${experimentId}`);
+  // Through the device writes' budget (budget.ts): on SQLite in a batch with other device writes.
+  return deviceWrites(engine).write(`experiment:${experimentId}`, async (trx): Promise<JoinResult> => {
     const row = await trx
       .selectFrom(experiments.table)
       .select(['isCollecting', 'recordsCount', 'versionsDeploymentSettings'])

@@ -2,7 +2,7 @@
 // it needs to start, in one answer. The resolution order is docs/device-api.md; this file implements exactly
 // that, from the in-memory snapshot (server/actions/device/snapshot.ts), writing only when a device joins an
 // A/B collection (collect.ts).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onSendHookHandler } from 'fastify';
 import type { Engine } from '../../crud/context.ts';
 import { notFound } from '../../errors.ts';
 import { configuredOrigin } from '../../hosts.ts';
@@ -47,6 +47,19 @@ export function registerDeviceLookup(app: FastifyInstance, engine: Engine, publi
   const store = createSnapshotStore(engine, paths);
   lookups.set(engine, { store, publicUrl: publicUrl?.replace(/\/+$/, ''), hosts: new Set(panelHosts) });
   app.addHook('onClose', async () => store.stop());
+  const own = new Set(paths);
+  // Every answer of the lookup (a build, a 404, a 429) is one device's at one moment: it follows the caller's address,
+  // which no URL carries (so no Vary could key it), may record the device in a collection, and must reflect a staff
+  // change at the next start. no-store: neither the TV's HTTP stack nor a proxy keeps it; private for old proxies.
+  // A hook of the lookup's own routes (declared after this), so no other call pays for it.
+  const noStore: onSendHookHandler = (_request, reply, payload, done) => {
+    reply.header('cache-control', 'private, no-store');
+    done(null, payload);
+  };
+  app.addHook('onRoute', (route) => {
+    if (!own.has(route.url)) return;
+    route.onSend = [...(Array.isArray(route.onSend) ? route.onSend : route.onSend ? [route.onSend] : []), noStore];
+  });
 }
 
 /** The lookup's snapshot store of a server (for tests that make it poll). */

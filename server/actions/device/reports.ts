@@ -1,12 +1,14 @@
 // The device reports of docs/device-api.md: an application's app info (one row per appInstallId, updated in
 // place) and its achieved goals (one row per device, goal and experiment; a repeat counts in stuckingCount).
 // Their input is the manifest's inputSchema; each writes its own table only, in a transaction locked on the
-// device, and is announced on the change feed. Device writes are not staff actions: no users-log row.
+// device (through the device writes' budget, budget.ts), and is announced on the change feed. Device writes are
+// not staff actions: no users-log row.
 import type { Kysely } from 'kysely';
 import type { Engine } from '../../crud/context.ts';
 import { toDb } from '../../crud/rows.ts';
 import { fieldError } from '../../errors.ts';
 import type { ActionContext } from '../types.ts';
+import { deviceWrites } from './budget.ts';
 
 const tableOf = (engine: Engine, entity: string) => {
   const model = engine.models.get(entity);
@@ -14,11 +16,9 @@ const tableOf = (engine: Engine, entity: string) => {
   return model;
 };
 
+/** A report's write, through the device writes' budget (budget.ts), then announced on the change feed. */
 async function report<T>(engine: Engine, entity: string, path: string | undefined, lockKey: string, body: (trx: Kysely<any>) => Promise<T>): Promise<T> {
-  const result = await engine.db.transaction().execute(async (trx) => {
-    await engine.caps.lockKey(trx, lockKey);
-    return body(trx);
-  });
+  const result = await deviceWrites(engine).write(lockKey, body);
   engine.changes.emit({ entity, path: path ?? '' });
   return result;
 }
