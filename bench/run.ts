@@ -12,6 +12,7 @@
 //   npm run bench client [--runs 5]   the panel against a react-admin app (bench/react-admin/) in Chromium: JS, login, edit, 500 rows, expand (not part of `all`)
 //   npm run bench read-workers [--rows N] [--seconds S] [--dialect D] [--heavy contains|relation]   /healthz and the lookup under heavy lists, per setting of the list reads
 //   npm run bench json-body [--mib 51]   the longest event-loop stall while a large JSON body is received and parsed
+//   npm run bench floods [--logins 1000] [--seconds 5] [--rounds 3] [--dialect D]   staff lists and /healthz alone and during a flood of anonymous wrong logins (not part of `all`)
 //   npm run bench fuzz [perRoute] [seed]   the long fuzzer run on SQLite and PostgreSQL (not part of `all`)
 import { bundleSizes } from './bundle.ts';
 import { apiThroughput } from './api.ts';
@@ -24,12 +25,13 @@ import { listsAtScale } from './lists.ts';
 import { clientFigures } from './client.ts';
 import { readWorkers } from './read-workers.ts';
 import { jsonBody } from './json-body.ts';
+import { floods } from './floods.ts';
 import { scaleReport } from './scale.ts';
 import { benchName } from './options.ts';
 
 // Flags alone (`npm run bench -- --rows 1000000`, issue 14's command) ask for the scale report.
 const which = benchName();
-const NAMES = ['all', 'scale', 'bundle', 'api', 'lookup', 'durability', 'ip-import', 'export', 'fuzz', 'lists', 'client', 'read-workers', 'json-body'];
+const NAMES = ['all', 'scale', 'bundle', 'api', 'lookup', 'durability', 'ip-import', 'export', 'fuzz', 'lists', 'client', 'read-workers', 'json-body', 'floods'];
 if (!NAMES.includes(which)) throw new Error(`npm run bench: no bench named "${which}" (known: ${NAMES.join(', ')})`);
 if (which === 'scale') await scaleReport();
 if (which === 'all' || which === 'bundle') await bundleSizes();
@@ -43,3 +45,4 @@ if (which === 'lists') await listsAtScale();
 if (which === 'client') await clientFigures();
 if (which === 'read-workers') await readWorkers();
 if (which === 'json-body') await jsonBody();
+if (which === 'floods') await floods();
