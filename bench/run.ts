@@ -14,6 +14,7 @@
 //   npm run bench json-body [--mib 51]   the longest event-loop stall while a large JSON body is received and parsed
 //   npm run bench lost-update   20 edits at once from one version, 5 rounds, per dialect: how many were accepted (not part of `all`)
 //   npm run bench -- device-flood [--seconds 5] [--rounds 3] [--dialect D]   staff list and /healthz idle vs while 30 addresses flood the device calls
+//   npm run bench floods [--logins 1000] [--seconds 5] [--rounds 3] [--dialect D]   staff lists and /healthz alone and during a flood of anonymous wrong logins (not part of `all`)
 //   npm run bench fuzz [perRoute] [seed]   the long fuzzer run on SQLite and PostgreSQL (not part of `all`)
 import { bundleSizes } from './bundle.ts';
 import { apiThroughput } from './api.ts';
@@ -27,13 +28,14 @@ import { clientFigures } from './client.ts';
 import { readWorkers } from './read-workers.ts';
 import { jsonBody } from './json-body.ts';
 import { lostUpdate } from './lost-update.ts';
+import { floods } from './floods.ts';
 import { scaleReport } from './scale.ts';
 import { deviceFlood } from './device-flood.ts';
 import { benchName } from './options.ts';
 
 // Flags alone (`npm run bench -- --rows 1000000`, issue 14's command) ask for the scale report.
 const which = benchName();
-const NAMES = ['all', 'scale', 'bundle', 'api', 'lookup', 'durability', 'ip-import', 'export', 'fuzz', 'lists', 'client', 'read-workers', 'json-body', 'lost-update', 'device-flood'];
+const NAMES = ['all', 'scale', 'bundle', 'api', 'lookup', 'durability', 'ip-import', 'export', 'fuzz', 'lists', 'client', 'read-workers', 'json-body', 'lost-update', 'device-flood', 'floods'];
 if (!NAMES.includes(which)) throw new Error(`npm run bench: no bench named "${which}" (known: ${NAMES.join(', ')})`);
 if (which === 'scale') await scaleReport();
 if (which === 'all' || which === 'bundle') await bundleSizes();
@@ -49,3 +51,4 @@ if (which === 'read-workers') await readWorkers();
 if (which === 'json-body') await jsonBody();
 if (which === 'lost-update') await lostUpdate();
 if (which === 'device-flood') await deviceFlood();
+if (which === 'floods') await floods();

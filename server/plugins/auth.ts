@@ -172,7 +172,8 @@ export async function ensureFirstAdmin(engine: Engine, email?: string, password?
 export const FAILED_LOGIN_ROWS = { perKey: 10, overall: 60, windowMs: 60_000 };
 
 export function registerAuth(app: FastifyInstance, engine: Engine, limits: AttemptLimits = DEFAULT_LIMITS): void {
-  const throttle = new LoginThrottle(engine.db, engine.caps, limits);
+  const throttle = new LoginThrottle(engine.db, limits);
+  app.addHook('preClose', () => throttle.close());
   const failedRows = budgetedRows(app, engine, limits.failedLoginRows ?? FAILED_LOGIN_ROWS, '/v1/user/loginFailed', 'failed or refused logins', 'addresses');
   const validateLogin = objectValidator(
     { email: { type: 'string', minLength: 1, maxLength: 254 }, password: { type: 'string', minLength: 1, maxLength: 200 } },
@@ -192,25 +193,26 @@ export function registerAuth(app: FastifyInstance, engine: Engine, limits: Attem
     check(validateLogin, input);
     const email = String(input.email).trim().toLowerCase();
     const address = request.ip;
-    // Counted before the hash: a burst of parallel guesses sees its own earlier members.
-    const reservation = await throttle.reserve(email, address);
-    if (!reservation.ok) {
+    // Counted, and refused when over a limit or the lane is full, before any hashing.
+    const outcome = await throttle.attempt(email, address, async () => {
+      const account = await engine.db
+        .selectFrom(engine.accounts.table)
+        .select(['id', 'email', 'role', secretColumn('password')])
+        .where(sql`lower(${sql.ref('email')})`, '=', email)
+        .executeTakeFirst();
+      const stored = account ? String(account[secretColumn('password')] ?? '') : await dummyHashPromise;
+      return (await verifyPassword(String(input.password), stored)) && account ? account : undefined;
+    });
+    if ('retryAfterSeconds' in outcome) {
       await logAttempt(email, address, '/v1/user/loginRefused', 'throttled');
-      throw tooManyRequests(reservation.retryAfterSeconds);
+      throw tooManyRequests(outcome.retryAfterSeconds);
     }
-    const account = await engine.db
-      .selectFrom(engine.accounts.table)
-      .select(['id', 'email', 'role', secretColumn('password')])
-      .where(sql`lower(${sql.ref('email')})`, '=', email)
-      .executeTakeFirst();
-    const stored = account ? String(account[secretColumn('password')] ?? '') : await dummyHashPromise;
-    const ok = (await verifyPassword(String(input.password), stored)) && !!account;
-    if (!ok) {
+    const account = outcome.value;
+    if (!account) {
       await logAttempt(email, address, '/v1/user/loginFailed', 'failed');
       throw unauthorized('Wrong e-mail or password');
     }
-    await reservation.succeeded();
-    const user: AuthUser = { id: Number(account!.id), email: String(account!.email), role: account!.role as Role };
+    const user: AuthUser = { id: Number(account.id), email: String(account.email), role: account.role as Role };
     const token = newToken();
     const now = Date.now();
     await engine.db.transaction().execute(async (trx) => {

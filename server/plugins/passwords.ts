@@ -1,4 +1,7 @@
 // Password hashing with scrypt (memory-hard, in node:crypto). Stored as scrypt$N$r$p$salt$hash (base64url).
+// node's async scrypt runs on the libuv thread pool (4 threads by default), which file reads and DNS lookups share:
+// at most HASHING_AT_ONCE hashes run at a time, so a burst of logins or account writes leaves the rest of the pool
+// free (and the logins themselves are refused before hashing past their lanes, server/plugins/rate-limit.ts).
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, createHash, type ScryptOptions } from 'node:crypto';
 
 const N = 16384;
@@ -6,10 +9,23 @@ const R = 8;
 const P = 1;
 const KEY_LENGTH = 32;
 
-function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scryptCb(password, salt, KEY_LENGTH, { ...options, maxmem: 64 * 1024 * 1024 }, (error, key) => (error ? reject(error) : resolve(key))),
-  );
+/** Hashes running at once: half of libuv's default pool. */
+export const HASHING_AT_ONCE = 2;
+let hashing = 0;
+const waiting: (() => void)[] = [];
+
+async function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+  if (hashing >= HASHING_AT_ONCE) await new Promise<void>((resolve) => waiting.push(resolve));
+  else hashing++;
+  try {
+    return await new Promise((resolve, reject) =>
+      scryptCb(password, salt, KEY_LENGTH, { ...options, maxmem: 64 * 1024 * 1024 }, (error, key) => (error ? reject(error) : resolve(key))),
+    );
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else hashing--;
+  }
 }
 
 export async function hashPassword(password: string): Promise<string> {

@@ -75,5 +75,6 @@ forEachDialect(
       expect(failed.length + summarized).toBe(25);
     });
   },
-  { loginLimits: { perAccount: 5, perAddress: 20, windowMs: 900_000, failedLoginRows: { perKey: 3, overall: 10, windowMs: WINDOW_MS } } },
+  // A queue that takes the whole burst: every login is checked and fails (none refused for the lane being full).
+  { loginLimits: { perAccount: 5, perAddress: 20, windowMs: 900_000, anonymousLane: { concurrency: 1, queue: 32 }, failedLoginRows: { perKey: 3, overall: 10, windowMs: WINDOW_MS } } },
 );

@@ -1,14 +1,15 @@
 // Brute force really limited, and no lockout of the real user: every attempt is counted before its password is
 // hashed, so a parallel burst gets no more guesses than a patient guesser; past the free attempts each guess
 // must wait (Retry-After on every 429) instead of the account being locked; e-mails are one address whatever
-// their case.
+// their case. A flood of anonymous wrong logins is refused with 429 past its lane, never 503, while staff calls,
+// known addresses and a first-time login go on; one account takes at most 100 guesses an hour however spread.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
-import { DEFAULT_LIMITS } from '../../server/plugins/rate-limit.ts';
+import { DEFAULT_LIMITS, LoginThrottle } from '../../server/plugins/rate-limit.ts';
 import { forEachDialect, ADMIN, type Harness } from './harness.ts';
 
 /** One login through inject, with its headers (Retry-After). */
@@ -107,3 +108,73 @@ forEachDialect(
   },
   { loginLimits: { ...DEFAULT_LIMITS, baseDelayMs: 60_000 } },
 );
+
+const FLOOD = 1000;
+const FLOOD_LOOPS = 200;
+
+forEachDialect('login limits under a flood of anonymous wrong logins', (h) => {
+  it('answers the flood 429 (never 503) while staff calls, known addresses and a first-time login get in', async () => {
+    await h.admin('GET', '/v1/admin/user/add', { query: { email: 'regular@test.io', password: 'right-pass-1', role: 'developer' } });
+    await h.admin('GET', '/v1/admin/user/add', { query: { email: 'newcomer@test.io', password: 'right-pass-1', role: 'tester' } });
+    expect((await attempt(h, 'regular@test.io', 'right-pass-1', '10.40.9.9')).status).toBe(200);
+    // Rotating addresses, against the admin, the regular user and accounts that do not exist.
+    const flood: { status: number; retryAfter?: string | string[] }[] = [];
+    let sent = 0;
+    const guesser = async () => {
+      while (sent < FLOOD) {
+        const i = sent++;
+        const email = i % 3 === 0 ? ADMIN.email : i % 3 === 1 ? 'regular@test.io' : `nobody${i}@test.io`;
+        flood.push(await attempt(h, email, `guess-${i}`, `10.50.${i >> 8}.${i & 255}`));
+      }
+    };
+    const flooding = Promise.all(Array.from({ length: FLOOD_LOOPS }, guesser));
+    let done = false;
+    void flooding.then(() => (done = true));
+    const staff: number[] = [];
+    const staffLoop = (async () => {
+      do staff.push((await h.admin('GET', '/v1/admin/user/get', { query: { page: 1, pageSize: 20 } })).status);
+      while (!done);
+    })();
+    const admin = await attempt(h, ADMIN.email, ADMIN.password, '127.0.0.1');
+    const regular = await attempt(h, 'regular@test.io', 'right-pass-1', '10.40.9.9');
+    // A first address for this account competes for the anonymous lane: it waits as Retry-After says.
+    let newcomer = await attempt(h, 'newcomer@test.io', 'right-pass-1', '10.60.0.1');
+    for (let tries = 0; newcomer.status === 429 && tries < 20; tries++) {
+      await new Promise((r) => setTimeout(r, Number(newcomer.retryAfter) * 1000));
+      newcomer = await attempt(h, 'newcomer@test.io', 'right-pass-1', '10.60.0.1');
+    }
+    await Promise.all([flooding, staffLoop]);
+    expect(admin.status).toBe(200);
+    expect(regular.status).toBe(200);
+    expect(newcomer.status).toBe(200);
+    expect(flood).toHaveLength(FLOOD);
+    expect(flood.filter((r) => r.status !== 401 && r.status !== 429)).toEqual([]);
+    expect(flood.filter((r) => r.status === 429).length).toBeGreaterThan(0);
+    for (const r of flood.filter((x) => x.status === 429)) expect(Number(r.retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(staff.length).toBeGreaterThan(0);
+    expect(staff.filter((s) => s !== 200)).toEqual([]);
+  });
+
+  it('lets one account take at most 100 guesses in any hour from rotating addresses, and its owner in at once', async () => {
+    await h.admin('GET', '/v1/admin/user/add', { query: { email: 'capped@test.io', password: 'right-pass-1', role: 'tester' } });
+    expect((await attempt(h, 'capped@test.io', 'right-pass-1', '10.71.0.1')).status).toBe(200);
+    // A guesser who tries again every second of two hours, each time from a new address (the clock is the test's).
+    const throttle = new LoginThrottle(h.app.engine.db, { ...DEFAULT_LIMITS, flushMs: 1 });
+    const start = Date.now();
+    const guesses: number[] = [];
+    for (let now = start, i = 0; now < start + 2 * 3_600_000; now += 1000, i++) {
+      const reservation = await throttle.reserve('capped@test.io', `10.70.${(i >> 8) & 255}.${i & 255}`, now);
+      if (reservation.ok) {
+        guesses.push(now);
+        await reservation.failed();
+      }
+    }
+    await throttle.close();
+    const busiestHour = Math.max(...guesses.map((t) => guesses.filter((u) => u >= t && u < t + 3_600_000).length));
+    expect(busiestHour).toBeGreaterThan(50);
+    expect(busiestHour).toBeLessThanOrEqual(100);
+    // The account is saturated for new addresses, not for its owner's.
+    expect((await attempt(h, 'capped@test.io', 'right-pass-1', '10.72.0.1')).status).toBe(429);
+    expect((await attempt(h, 'capped@test.io', 'right-pass-1', '10.71.0.1')).status).toBe(200);
+  });
+});
