@@ -55,4 +55,10 @@ export function defaultCode(status: number): ErrorCode {
 export interface FieldProblem {
   field: string;
   message: string;
+  /** The problem's stable code (PROBLEM_TEXT of kernel/manifest/error-text.ts), for a client wording it in its language. */
+  problem?: string;
+  /** The values the problem's sentence names (a limit, a format, the fields of a combination). */
+  params?: Record<string, unknown>;
+  /** The path to the bad value below `field` (list positions, inner fields), when it is inside the field. */
+  path?: string[];
 }

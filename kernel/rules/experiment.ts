@@ -1,5 +1,6 @@
 // The A/B experiment rules of SPEC sections 4 and 5, read by the experiment form (to enable its OK button)
 // and by the server (to refuse the same input on add and edit). Pure functions, no DOM.
+import { english, type Wording } from '../manifest/error-text.ts';
 
 export interface DeploymentBlock {
   count: number | null | undefined;
@@ -58,44 +59,44 @@ export interface RuleContext {
   creating?: boolean;
 }
 
+/** The sentence of each rule an experiment can break, in English (a client passes its own wording of these). */
+export const EXPERIMENT_RULE_TEXT = {
+  whitelabel: 'Whitelabel ID is required',
+  firstPlatform: 'Platforms: the first platform is required',
+  recordsCount: 'Records count must be a number other than 0',
+  countsSum: 'Deployment: the counts add up to {sum}, not to the records count {records}',
+  filesPlatform: 'Deployment: group {n} has files for "{platform}", which is not a selected platform',
+  probability: 'Probability must be between 0 and 1',
+  activeCollecting: 'Active: a new experiment cannot be active while it collects users',
+} as const;
+
 /**
  * Every rule the experiment breaks, as sentences about the field (by its title in schemas/experiment.json, worded
- * like kernel/manifest/error-text.ts); empty when it may be submitted. The probability
+ * like kernel/manifest/error-text.ts, in the language of `word`); empty when it may be submitted. The probability
  * is checked whether or not random save is on: the form only disables that field.
  */
-export function experimentProblems(draft: ExperimentDraft, context: RuleContext = {}): string[] {
+export function experimentProblems(draft: ExperimentDraft, context: RuleContext = {}, word: Wording = english): string[] {
   const problems: string[] = [];
-  if (!draft.whitelabelId) problems.push('Whitelabel ID is required');
-  if (!draft.platformIds || !draft.platformIds[0]) problems.push('Platforms: the first platform is required');
+  const say = (rule: keyof typeof EXPERIMENT_RULE_TEXT, params?: Record<string, unknown>) => problems.push(word(EXPERIMENT_RULE_TEXT[rule], params));
+  if (!draft.whitelabelId) say('whitelabel');
+  if (!draft.platformIds || !draft.platformIds[0]) say('firstPlatform');
   const records = Number(draft.recordsCount);
   const recordsGiven = draft.recordsCount !== null && draft.recordsCount !== undefined && draft.recordsCount !== '';
-  if (!recordsGiven || !Number.isFinite(records) || records === 0) {
-    problems.push('Records count must be a number other than 0');
-  }
+  if (!recordsGiven || !Number.isFinite(records) || records === 0) say('recordsCount');
   const blocks = draft.versionsDeploymentSettings ?? [];
   const sum = blocks.reduce((total, block) => total + (Number(block.count) || 0), 0);
-  if (recordsGiven && sum !== records) {
-    problems.push(`Deployment: the counts add up to ${sum}, not to the records count ${records}`);
-  }
+  if (recordsGiven && sum !== records) say('countsSum', { sum, records });
   if (context.platformNames) {
     const names = context.platformNames;
     const selected = new Set(
       (draft.platformIds ?? []).filter((id): id is number => typeof id === 'number').map((id) => names.get(id) ?? String(id)),
     );
     blocks.forEach((block, index) => {
-      for (const name of Object.keys(block.files ?? {})) {
-        if (!selected.has(name)) {
-          problems.push(`Deployment: group ${index + 1} has files for "${name}", which is not a selected platform`);
-        }
-      }
+      for (const name of Object.keys(block.files ?? {})) if (!selected.has(name)) say('filesPlatform', { n: index + 1, platform: name });
     });
   }
   const probability = Number(draft.probability);
-  if (draft.probability === null || draft.probability === undefined || draft.probability === '' || !(probability >= 0 && probability <= 1)) {
-    problems.push('Probability must be between 0 and 1');
-  }
-  if (context.creating && draft.isActive === true && draft.isCollecting === true) {
-    problems.push('Active: a new experiment cannot be active while it collects users');
-  }
+  if (draft.probability === null || draft.probability === undefined || draft.probability === '' || !(probability >= 0 && probability <= 1)) say('probability');
+  if (context.creating && draft.isActive === true && draft.isCollecting === true) say('activeCollecting');
   return problems;
 }

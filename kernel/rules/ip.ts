@@ -73,10 +73,20 @@ export function rangeToCidrs(start: number, end: number): string[] {
   return blocks;
 }
 
+/** Why an import line is not taken, by a stable code, with its English sentence (a client words it in its language). */
+export const IMPORT_REASON_TEXT = {
+  range: 'a range must be two IPv4 addresses: start~end',
+  backwards: 'the range ends before it starts',
+  wildcard: 'a wildcard must be the last part: a.b.c.*',
+  address: 'not an IPv4 address with an optional /mask of 0-32',
+} as const;
+
+export type ImportReason = keyof typeof IMPORT_REASON_TEXT;
+
 export interface ImportProblem {
   line: number;
   text: string;
-  reason: string;
+  reason: ImportReason;
 }
 
 export interface ImportResult {
@@ -97,22 +107,22 @@ export function parseIpImport(text: string): ImportResult {
   for (let index = 0; index < lines.length; index += 1) {
     const line = lines[index].trim();
     if (line === '') continue;
-    const problem = (reason: string) => problems.push({ line: index + 1, text: line, reason });
+    const problem = (reason: ImportReason) => problems.push({ line: index + 1, text: line, reason });
     if (line.includes('~')) {
       const [from, to, extra] = line.split('~').map((part) => part.trim());
       const start = parseIpv4(from);
       const end = parseIpv4(to ?? '');
-      if (extra !== undefined || start === null || end === null) problem('a range must be two IPv4 addresses: start~end');
-      else if (start > end) problem('the range ends before it starts');
+      if (extra !== undefined || start === null || end === null) problem('range');
+      else if (start > end) problem('backwards');
       else ips.push(...rangeToCidrs(start, end));
     } else if (line.includes('*')) {
       const base = parseIpv4(line.replace('*', '0'));
-      if (base === null || !line.endsWith('.*') || line.indexOf('*') !== line.length - 1) problem('a wildcard must be the last part: a.b.c.*');
+      if (base === null || !line.endsWith('.*') || line.indexOf('*') !== line.length - 1) problem('wildcard');
       else ips.push(...rangeToCidrs(base + 1, base + 255));
     } else if (isIpv4Cidr(line)) {
       ips.push(withMask(line));
     } else {
-      problem('not an IPv4 address with an optional /mask of 0-32');
+      problem('address');
     }
   }
   return { ips, problems };

@@ -93,7 +93,7 @@ export default function ExperimentForm({ manifest, role, record, open, onClose, 
       files: Object.fromEntries(chosenNames.map((name) => [name, b.files?.[name] ?? []])),
     })),
   };
-  const problems = experimentProblems(stored, { platformNames, creating: !record });
+  const problems = experimentProblems(stored, { platformNames, creating: !record }, t);
   const sum = blocks.reduce((total, b) => total + (Number(b.count) || 0), 0);
 
   async function save() {

@@ -15,7 +15,7 @@ import { allowedAction } from '../../src/core/access/access';
 import { usePanel } from '../../src/core/app/panel';
 import { useWrite } from '../../src/core/app/write-status';
 import type { ActionOverrideProps } from '../../src/registry/override-types';
-import type { ImportProblem } from '../../kernel/rules/ip';
+import { IMPORT_REASON_TEXT, type ImportProblem } from '../../kernel/rules/ip';
 import type { FromWorker, ToWorker } from './worker-messages';
 import { ModalActions } from '../../src/mui/ModalActions';
 import { formatNumber, t } from '../../src/core/i18n/i18n';
@@ -174,7 +174,7 @@ export function IpImportButton({ manifest, role, reload }: ActionOverrideProps) 
                 <Box component="ul" sx={{ m: 0, pl: 2.5, maxHeight: 160, overflow: 'auto' }}>
                   {problems.slice(0, SHOWN).map((p) => (
                     <li key={p.line}>
-                      line {p.line}: <code>{p.text}</code> ({p.reason})
+                      {t('line {n}:', { n: p.line })} <code>{p.text}</code> ({t(IMPORT_REASON_TEXT[p.reason])})
                     </li>
                   ))}
                 </Box>

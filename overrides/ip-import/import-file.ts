@@ -3,7 +3,7 @@
 // kept as two numbers in typed arrays instead of a string, so a file of 100,000 lines that expands to 450,000
 // blocks is read in tens of milliseconds, the page receives only counts and the first lines, and the addArray
 // body is written straight into bytes. Pure functions, no DOM: run in parse.worker.ts and in the unit tests.
-import { eachCidrBlock, parseIpv4, type ImportProblem } from '../../kernel/rules/ip';
+import { eachCidrBlock, parseIpv4, type ImportProblem, type ImportReason } from '../../kernel/rules/ip';
 
 /** Lines named in the preview's list of bad lines; the rest are only counted. */
 export const NAMED_PROBLEMS = 200;
@@ -94,7 +94,7 @@ export function readImportFile(text: string): ImportBlocks {
   const problems: ImportProblem[] = [];
   let problemCount = 0;
   const mask = new Uint8Array(1);
-  const problem = (line: number, lineText: string, reason: string) => {
+  const problem = (line: number, lineText: string, reason: ImportReason) => {
     problemCount += 1;
     if (problems.length < NAMED_PROBLEMS) problems.push({ line, text: lineText, reason });
   };
@@ -111,16 +111,16 @@ export function readImportFile(text: string): ImportBlocks {
       const [first, second, extra] = line.split('~').map((part) => part.trim());
       const start = parseIpv4(first);
       const end = parseIpv4(second ?? '');
-      if (extra !== undefined || start === null || end === null) problem(number, line, 'a range must be two IPv4 addresses: start~end');
-      else if (start > end) problem(number, line, 'the range ends before it starts');
+      if (extra !== undefined || start === null || end === null) problem(number, line, 'range');
+      else if (start > end) problem(number, line, 'backwards');
       else pushRange(blocks, start, end);
     } else if (line.includes('*')) {
       const base = parseIpv4(line.replace('*', '0'));
-      if (base === null || !line.endsWith('.*') || line.indexOf('*') !== line.length - 1) problem(number, line, 'a wildcard must be the last part: a.b.c.*');
+      if (base === null || !line.endsWith('.*') || line.indexOf('*') !== line.length - 1) problem(number, line, 'wildcard');
       else pushRange(blocks, base + 1, base + 255);
     } else {
       const address = parseCidr(line, mask);
-      if (address < 0) problem(number, line, 'not an IPv4 address with an optional /mask of 0-32');
+      if (address < 0) problem(number, line, 'address');
       else blocks.push(address, mask[0]);
     }
   }

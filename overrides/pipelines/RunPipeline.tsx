@@ -18,7 +18,6 @@ import { t } from '../../src/core/i18n/i18n';
 interface GitlabStatus {
   configured: boolean;
   missing: string[];
-  message: string | null;
 }
 
 /**
@@ -86,7 +85,7 @@ export default function RunPipeline({ manifest, role, reload }: ActionOverridePr
       )}
       {run && gitlab && !gitlab.configured && (
         <Alert severity="warning" sx={{ py: 0 }} data-testid="gitlab-not-configured">
-          {t('{message}. Until then pipelines cannot be run from here.', { message: gitlab.message })}
+          {t("GitLab is not configured: set {variables} in the server's environment. Until then pipelines cannot be run from here.", { variables: gitlab.missing.join(', ') })}
         </Alert>
       )}
       <span id="pipeline-version-format" hidden>

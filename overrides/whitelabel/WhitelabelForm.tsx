@@ -65,7 +65,8 @@ export default function WhitelabelForm({ manifest, role, record, open, onClose, 
       known = await reachableAssets(host, storedName);
       setChecking(false);
     }
-    const found = whitelabelErrors({ name, feUrl, deployConfiguration }, chosen, record ? known : null);
+    const label = (field: string) => manifest.record?.properties[field]?.title ?? field;
+    const found = whitelabelErrors({ name, feUrl, deployConfiguration }, chosen, record ? known : null, { label, t });
     setErrors(found);
     if (found.length) return;
     // An emptied max version is sent empty, so the stored one goes (left out, it would stay).

@@ -1,5 +1,6 @@
 // The whitelabel form's rules (SPEC 5), pure so they are unit-tested: required texts, required files on
 // create, and on edit a file may be left out only when the stored asset is reachable at its SPEC 7 URL.
+import { PROBLEM_TEXT, TYPE_TEXT, type Wording } from '../../kernel/manifest/error-text';
 
 export const ERROR_HEADING = 'Пожалуйста исправьте указанные ошибки:';
 
@@ -20,17 +21,23 @@ export interface WhitelabelDraft {
   deployConfiguration: string;
 }
 
+/** How the form names its fields and words a non-object: the field's title and the panel's `t`, in the panel's language. */
+export interface WhitelabelWords {
+  label: (field: (typeof TEXT_FIELDS)[number]) => string;
+  t: Wording;
+}
+
 /**
- * The error list of the form. `reachable` is null on create (every file is required), else which stored
- * assets answered. An empty list means the form may be sent.
- * @example whitelabelErrors({name: '', feUrl: 'x', deployConfiguration: '{}'}, new Set(), null)
- *   // ['Требуется указать name', 'Требуется загрузить изображение 1280x720', ...]
+ * The error list of the form, each field named by its title. `reachable` is null on create (every file is
+ * required), else which stored assets answered. An empty list means the form may be sent.
+ * @example whitelabelErrors({name: '', feUrl: 'x', deployConfiguration: '{}'}, new Set(), null, words)
+ *   // ['Требуется указать Название', 'Требуется загрузить изображение 1280x720', ...] with Russian titles
  */
-export function whitelabelErrors(draft: WhitelabelDraft, chosen: ReadonlySet<AssetField>, reachable: Partial<Record<AssetField, boolean>> | null): string[] {
+export function whitelabelErrors(draft: WhitelabelDraft, chosen: ReadonlySet<AssetField>, reachable: Partial<Record<AssetField, boolean>> | null, words: WhitelabelWords): string[] {
   const errors: string[] = [];
-  for (const field of TEXT_FIELDS) if (!draft[field].trim()) errors.push(`Требуется указать ${field}`);
+  for (const field of TEXT_FIELDS) if (!draft[field].trim()) errors.push(`Требуется указать ${words.label(field)}`);
   if (draft.deployConfiguration.trim() && !isJsonObject(draft.deployConfiguration)) {
-    errors.push('deployConfiguration: должен быть JSON-объектом');
+    errors.push(words.t(PROBLEM_TEXT.type, { label: words.label('deployConfiguration'), what: words.t(TYPE_TEXT.object) }));
   }
   for (const asset of ASSETS) {
     if (chosen.has(asset.field)) continue;

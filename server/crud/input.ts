@@ -4,7 +4,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyRequest } from 'fastify';
 import type { ActionDecl, FieldSchema } from '../../kernel/manifest/types.ts';
-import { describeProblem, fieldTitle } from '../../kernel/manifest/error-text.ts';
+import { codeProblem, describeProblem, fieldTitle } from '../../kernel/manifest/error-text.ts';
 import { CUSTOM_FORMATS } from '../../kernel/rules/formats.ts';
 import { IPV4 } from '../../kernel/rules/ip.ts';
 import { AppError, fieldError, malformed } from '../errors.ts';
@@ -126,11 +126,24 @@ export function objectValidator(properties: Record<string, FieldSchema>, require
  * `Max version must be a version XX.YY.ZZ, like 01.20.34`. `props` gives the fields' titles.
  */
 export function describeError(error: ErrorObject, props?: Record<string, FieldSchema | undefined>): string {
+  const path = errorPath(error);
+  return describeProblem(path, error.keyword, error.params as Record<string, unknown>, props, error.message);
+}
+
+/** The path of the value an ajv error is about, ending with the missing or extra property. */
+function errorPath(error: ErrorObject): string[] {
   const params = error.params as Record<string, unknown>;
   const path = error.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (error.keyword === 'required') path.push(String(params.missingProperty));
   if (error.keyword === 'additionalProperties') path.push(String(params.additionalProperty));
-  return describeProblem(path, error.keyword, params, props, error.message);
+  return path;
+}
+
+/** A bad field as `fields` lists it: the English sentence, and its code and values for a client in another language. */
+function fieldProblem(field: string, error: Pick<ErrorObject, 'keyword' | 'params' | 'instancePath' | 'message'>, props: Record<string, FieldSchema> | undefined): FieldProblem {
+  const path = errorPath(error as ErrorObject);
+  const { problem, params } = codeProblem(path, error.keyword, error.params as Record<string, unknown>, error.message);
+  return { field, message: describeProblem(path, error.keyword, error.params as Record<string, unknown>, props, error.message), problem, params, ...(path.length > 1 ? { path } : {}) };
 }
 
 /** The title of a field for messages, e.g. `Whitelabel ID` for whitelabelId. */
@@ -164,12 +177,12 @@ function problemsOf(validate: ValidateFunction, input: unknown, props: Record<st
   const first = validate.errors![0];
   const out: FieldProblem[] = [];
   const seen = new Set<string>();
-  const add = (field: string | undefined, message: string) => {
+  const add = (field: string | undefined, error: Pick<ErrorObject, 'keyword' | 'params' | 'instancePath' | 'message'>) => {
     if (field === undefined || seen.has(field)) return;
     seen.add(field);
-    out.push({ field, message });
+    out.push(fieldProblem(field, error, props));
   };
-  add(topField(first), describeError(first, props));
+  add(topField(first), first);
   const schema = validate.schema as { properties?: Record<string, object>; required?: string[]; additionalProperties?: unknown };
   if (!input || typeof input !== 'object' || !schema.properties) return out;
   const values = input as Record<string, unknown>;
@@ -177,15 +190,15 @@ function problemsOf(validate: ValidateFunction, input: unknown, props: Record<st
     if (seen.has(field)) continue;
     const fieldSchema = schema.properties[field];
     if (!fieldSchema) {
-      if (schema.additionalProperties === false) add(field, describeProblem([field], 'additionalProperties', { additionalProperty: field }, props));
+      if (schema.additionalProperties === false) add(field, { keyword: 'additionalProperties', params: { additionalProperty: field }, instancePath: '' });
       continue;
     }
     const one = fieldValidator(validate, field, fieldSchema);
     if (!one || one(value)) continue;
     const error = one.errors![0];
-    add(field, describeError({ ...error, instancePath: `/${field.replace(/~/g, '~0').replace(/\//g, '~1')}${error.instancePath}` }, props));
+    add(field, { ...error, instancePath: `/${field.replace(/~/g, '~0').replace(/\//g, '~1')}${error.instancePath}` });
   }
-  for (const field of schema.required ?? []) if (!(field in values)) add(field, describeProblem([field], 'required', { missingProperty: field }, props));
+  for (const field of schema.required ?? []) if (!(field in values)) add(field, { keyword: 'required', params: { missingProperty: field }, instancePath: '' });
   return out;
 }
 

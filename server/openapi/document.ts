@@ -320,7 +320,17 @@ export function openApiDocument(manifests: Manifest[], options: DocumentOptions)
         fields: {
           type: 'array',
           description: 'input errors: every bad field at once (message is the first one)',
-          items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
+          items: {
+            type: 'object',
+            required: ['field', 'message'],
+            properties: {
+              field: { type: 'string' },
+              message: { type: 'string' },
+              problem: { type: 'string', description: "the problem's stable code, to word it in another language (docs/manifests.md)" },
+              params: { type: 'object', description: 'the values the sentence names' },
+              path: { type: 'array', items: { type: 'string' }, description: 'the path to the bad value inside the field' },
+            },
+          },
         },
         stale: {
           type: 'object',

@@ -53,7 +53,7 @@ export function FilePicker({ id, buttonLabel, accept, chosen, keeping, storedHre
       </Typography>
       {!chosen && storedHref && (
         <Link href={storedHref} target="_blank" rel="noreferrer" variant="body2" noWrap>
-          open
+          {t('open')}
         </Link>
       )}
     </Stack>

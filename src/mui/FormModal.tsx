@@ -22,7 +22,8 @@ import { RequiredSelectWidget, widgets, type EntityFormContext } from '../regist
 import { ModalActions } from './ModalActions';
 import { StaleEditReload } from './StaleEditReload';
 import { RecordChangedNotice } from './RecordChangedNotice';
-import { t } from '../core/i18n/i18n';
+import { t, useLang } from '../core/i18n/i18n';
+import { rjsfTranslator } from './rjsf-strings';
 
 type Values = Record<string, unknown>;
 
@@ -51,6 +52,7 @@ function fieldProblems(schema: RJSFSchema, values: Values, labels: Record<string
  */
 export default function FormModal({ manifest, role, record, open, onClose, onSaved, onReload }: FormOverrideProps) {
   const panel = usePanel();
+  const lang = useLang();
   const file = panel.manifests.fileOf(manifest.entity);
   const mode = record ? 'edit' : 'create';
   const action = actionOfKind(manifest, mode === 'edit' ? 'update' : 'create', role);
@@ -131,6 +133,7 @@ export default function FormModal({ manifest, role, record, open, onClose, onSav
           validator={formValidator(schema)}
           widgets={FORM_WIDGETS}
           transformErrors={transformErrors}
+          translateString={rjsfTranslator(lang)}
           formContext={formContext}
           extraErrors={shownErrors}
           noHtml5Validate

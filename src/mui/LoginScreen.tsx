@@ -12,6 +12,7 @@ import { useTheme } from '@mui/material/styles';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { version } from '../../package.json';
 import { usePanel } from '../core/app/panel';
+import { errorCodeOf } from '../core/http/http-error';
 import { useT } from '../core/i18n/i18n';
 import { LanguageSwitch } from './LanguageSwitch';
 import { prefetchPanel, preloadHomeScreen } from './panel-code';
@@ -65,7 +66,8 @@ export default function LoginScreen() {
       // the role's home (App's PublicOnly), this screen staying drawn until it is.
       await panel.login(email, password, (user, manifests) => preloadHomeScreen(manifests, user.role));
     } catch (e) {
-      setError(e instanceof Error && e.message ? e.message : t('Network Error'));
+      // At the login a 401 means a wrong e-mail or password (docs/manifests.md), not a missing session.
+      setError(errorCodeOf(e) === 'ERR_AUTH' ? t('Wrong e-mail or password') : e instanceof Error && e.message ? e.message : t('Network Error'));
       setPending(false);
     }
   }

@@ -1,6 +1,7 @@
 import Chip from '@mui/material/Chip';
 import type { ComponentType } from 'react';
 import { formatValue } from '../core/list/format-value';
+import { useT } from '../core/i18n/i18n';
 import type { FieldSchema } from '../../kernel/manifest/types';
 import { truncateText } from '../core/list/presentation';
 import { installed as overrides } from './installed';
@@ -30,8 +31,9 @@ export function TextCell({ value, row, column, schema }: CellProps) {
 }
 
 export function BooleanCell({ value }: CellProps) {
+  const t = useT();
   if (value === null || value === undefined) return null;
-  return <Chip size="small" variant="outlined" color={value ? 'success' : 'default'} label={value ? 'yes' : 'no'} />;
+  return <Chip size="small" variant="outlined" color={value ? 'success' : 'default'} label={value ? t('yes') : t('no')} />;
 }
 
 export const cells = createRegistry<ComponentType<CellProps>>(

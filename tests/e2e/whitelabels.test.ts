@@ -41,9 +41,9 @@ describe('an admin manages whitelabels and their assets through the screens', ()
     expect(await errors().innerText()).toBe(
       [
         'Пожалуйста исправьте указанные ошибки:',
-        'Требуется указать name',
-        'Требуется указать feUrl',
-        'Требуется указать deployConfiguration',
+        'Требуется указать Name',
+        'Требуется указать FE URL',
+        'Требуется указать Deploy configuration',
         'Требуется загрузить изображение 1280x720',
         'Требуется загрузить изображение 1920x1080',
         'Требуется загрузить CSS',

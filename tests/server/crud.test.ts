@@ -38,10 +38,15 @@ forEachDialect('platforms', (h) => {
     [{ sortOrder: 'sideways' }, 'sortOrder'],
     [{ pageSize: 5000 }, 'pageSize'],
     [{ page: 'first' }, 'page'],
-  ])('refuses the list with %j as a 400 naming %s', async (query, field) => {
+  ])('refuses the list with %j as a 400 naming %s, with the problem as a code', async (query, field) => {
     const reply = await h.admin('GET', '/v1/admin/platform/get', { query });
     expect(reply.status).toBe(400);
-    expect(reply.body).toEqual({ result: false, code: 'ERR_VALIDATION', message: expect.stringContaining(field), fields: [{ field, message: reply.body.message }] });
+    expect(reply.body).toEqual({
+      result: false,
+      code: 'ERR_VALIDATION',
+      message: expect.stringContaining(field),
+      fields: [{ field, message: reply.body.message, problem: expect.any(String), params: expect.any(Object) }],
+    });
   });
 
   it.each([

@@ -11,7 +11,7 @@ const schemasDir = mkdtempSync(join(tmpdir(), 'codes-schemas-'));
 cpSync('schemas', schemasDir, { recursive: true });
 cpSync('tests/server/fixtures', schemasDir, { recursive: true });
 
-type Failure = { result: false; message: string; code: string; fields?: { field: string; message: string }[] };
+type Failure = { result: false; message: string; code: string; fields?: { field: string; message: string; problem?: string; params?: object }[] };
 const failure = (reply: Reply) => reply.body as unknown as Failure;
 
 forEachDialect(
@@ -35,6 +35,13 @@ forEachDialect(
         colour: 'colour is not an accepted field',
       });
       expect(message).toBe(fields![0].message);
+      // The same problems as codes and values, for a client that words them in another language.
+      expect(Object.fromEntries(fields!.map((f) => [f.field, [f.problem, f.params]]))).toEqual({
+        code: ['notEmpty', {}],
+        serial: ['maxLength', { limit: 20 }],
+        weight: ['minimum', { limit: 1 }],
+        colour: ['additionalProperties', {}],
+      });
     });
 
     it('names a missing required field beside a bad one', async () => {
@@ -48,11 +55,11 @@ forEachDialect(
       const reply = await h.admin('POST', '/v1/fx/part/add', { body: { code: 'C-1', serial: 'S-1' } });
       expectCode(reply, 409, 'ERR_UNIQUE');
       expect(failure(reply).fields).toEqual([
-        { field: 'code', message: 'Code is already taken' },
-        { field: 'serial', message: 'Serial is already taken' },
+        { field: 'code', message: 'Code is already taken', problem: 'taken', params: {} },
+        { field: 'serial', message: 'Serial is already taken', problem: 'taken', params: {} },
       ]);
       const one = await h.admin('POST', '/v1/fx/part/add', { body: { code: 'C-2', serial: 'S-1' } });
-      expect(failure(one).fields).toEqual([{ field: 'serial', message: 'Serial is already taken' }]);
+      expect(failure(one).fields).toEqual([{ field: 'serial', message: 'Serial is already taken', problem: 'taken', params: {} }]);
     });
 
     it('names a related record that does not exist as a bad field', async () => {

@@ -5,9 +5,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dictionary, formatDateTime, formatNumber, language, setLang, t, translate } from '../../src/core/i18n/i18n';
 import { localizeManifest, manifestTexts } from '../../src/core/i18n/manifest-texts';
-import { AMOUNTS, MESSAGE_TEMPLATES, translateMessage } from '../../src/core/i18n/messages';
+import { CODE_TEXT, refusalFieldTexts, refusalText } from '../../src/core/i18n/messages';
 import { menuFor, type MenuEntry } from '../../src/core/access/access';
-import { FORMAT_TEXT, TYPE_TEXT } from '../../kernel/manifest/error-text';
+import { AMOUNT_TEXT, FORMAT_TEXT, PROBLEM_TEXT, TYPE_TEXT } from '../../kernel/manifest/error-text';
+import { EXPERIMENT_RULE_TEXT } from '../../kernel/rules/experiment';
+import { IMPORT_REASON_TEXT } from '../../kernel/rules/ip';
+import { RJSF_TEXTS } from '../../src/mui/rjsf-strings';
 import { bundledManifests } from '../../src/core/manifest/bundled';
 
 const ru = dictionary('ru');
@@ -50,8 +53,26 @@ function manifestTextMap(): Map<string, string> {
   return found;
 }
 
-/** The message templates and their parts, translated by translateMessage. */
-const MESSAGE_TEXTS = [...MESSAGE_TEMPLATES, ...AMOUNTS, '{label}, item {n}', ...Object.values(FORMAT_TEXT), ...Object.values(TYPE_TEXT)];
+/**
+ * The texts the panel words by code, kept in tables beside the code that uses them: the refusals' problems and
+ * their parts (kernel/manifest/error-text.ts), the codes' own words, the experiment rules, the IP import's
+ * reasons and RJSF's texts.
+ */
+const MESSAGE_TEXTS = [
+  ...Object.values(PROBLEM_TEXT),
+  ...Object.values(AMOUNT_TEXT).flat(),
+  '{label}, item {n},',
+  ' or ',
+  'empty',
+  '{what} or empty',
+  'in the {format} format',
+  ...Object.values(FORMAT_TEXT),
+  ...Object.values(TYPE_TEXT),
+  ...Object.values(CODE_TEXT),
+  ...Object.values(EXPERIMENT_RULE_TEXT),
+  ...Object.values(IMPORT_REASON_TEXT),
+  ...RJSF_TEXTS,
+];
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
@@ -68,7 +89,7 @@ describe('the Russian dictionary', () => {
     expect(missing).toEqual([]);
   });
 
-  it('translates every sentence template of the server refusals', () => {
+  it('translates every text worded by code: refusals, experiment rules, import reasons, RJSF', () => {
     expect(MESSAGE_TEXTS.filter((text) => !ru[text])).toEqual([]);
   });
 
@@ -86,9 +107,8 @@ describe('the Russian dictionary', () => {
       expect(ru[text]).toBeUndefined();
       expect(translate('ru', text)).toBe(text);
       expect(translate('en', text)).toBe(text);
-      expect(translateMessage(text, 'ru')).toBe(text);
+      expect(refusalText({ message: text }, text, undefined, 'ru')).toBe(text);
     }
-    expect(translateMessage('Требуется загрузить изображение 1280x720; Требуется загрузить CSS', 'ru')).toBe('Требуется загрузить изображение 1280x720; Требуется загрузить CSS');
   });
 });
 
@@ -139,13 +159,27 @@ describe('dates and numbers', () => {
 });
 
 describe('server refusals', () => {
-  it('read in Russian by their sentence templates, with the field named by its Russian title', () => {
-    expect(translateMessage('Name is required', 'ru')).toBe('Поле «Название» обязательно');
-    expect(translateMessage('Max version must be a version XX.YY.ZZ, like 01.20.34', 'ru')).toBe('Поле «Макс. версия» должно быть версией XX.YY.ZZ, например 01.20.34');
-    expect(translateMessage('Custom build URLs, item 2, must not be empty', 'ru')).toBe('Поле «Пользовательские URL сборки, элемент 2» не должно быть пустым');
-    expect(translateMessage('Admin users cannot be deleted', 'ru')).toBe('Пользователей с ролью admin удалять нельзя');
-    expect(translateMessage('Name is already taken; IP is required', 'ru')).toBe('Значение поля «Название» уже занято; Поле «IP» обязательно');
-    expect(translateMessage('Something the dictionary never saw', 'ru')).toBe('Something the dictionary never saw');
-    expect(translateMessage('Name is required', 'en')).toBe('Name is required');
+  const titles = localizeManifest(manifests().find((m) => m.entity === 'combination')!, 'ru').record!.properties;
+  const refused = (fields: object[], code = 'ERR_VALIDATION') => ({ result: false, code, message: 'English words', fields });
+
+  it('word each bad field from its problem code and params, naming the field by its Russian title', () => {
+    expect(refusalText(refused([{ field: 'buildId', message: 'x', problem: 'required', params: {} }]), 'x', titles, 'ru')).toBe('Поле «ID сборки» обязательно');
+    expect(refusalText(refused([{ field: 'ipAddress', message: 'x', problem: 'format', params: { format: 'ipv4' } }]), 'x', titles, 'ru')).toBe(
+      'Поле «IP-адрес» должно быть IPv4-адресом a.b.c.d (каждая часть 0–255)',
+    );
+    expect(refusalText(refused([{ field: 'customBuildUrls', message: 'x', problem: 'notEmpty', params: {}, path: ['customBuildUrls', '1'] }]), 'x', titles, 'ru')).toBe(
+      'Поле «Пользовательские URL сборки, элемент 2» не должно быть пустым',
+    );
+    expect(refusalText(refused([{ field: 'appInstallId', message: 'x', problem: 'maxLength', params: { limit: 5 } }]), 'x', titles, 'ru')).toBe('Поле «ID установки приложения» должно содержать не больше 5 симв.');
+    const together = refused(['whitelabelId', 'platformId'].map((field) => ({ field, message: 'x', problem: 'takenTogether', params: { fields: ['whitelabelId', 'platformId'] } })), 'ERR_UNIQUE');
+    expect(refusalFieldTexts(together, titles, 'ru').platformId).toEqual(['Поля «ID вайтлейбла и ID платформы»: такое сочетание уже занято']);
+  });
+
+  it('word a refusal with no field by the manifests\' texts, else by its code; English stays the server\'s words', () => {
+    expect(refusalText({ code: 'ERR_REFUSED' }, 'Admin users cannot be deleted', undefined, 'ru')).toBe('Пользователей с ролью admin удалять нельзя');
+    expect(refusalText({ code: 'ERR_NO_ROUTE' }, 'No route GET /v1/nothing', undefined, 'ru')).toBe('На сервере нет такого вызова');
+    expect(refusalText({ code: 'ERR_RATE_LIMIT' }, 'Too many attempts, try again in 30 s', undefined, 'ru')).toBe('Слишком много попыток, повторите позже');
+    expect(refusalText({ code: 'ERR_SOMETHING_NEW' }, 'Something the dictionary never saw', undefined, 'ru')).toBe('Something the dictionary never saw');
+    expect(refusalText(refused([{ field: 'name', message: 'Name is required', problem: 'required', params: {} }]), 'Name is required', titles, 'en')).toBe('Name is required');
   });
 });

@@ -3,12 +3,12 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { ActionDecl, FieldSchema, Role } from '../../../kernel/manifest/types.ts';
-import { AppError, badRequest, conflict, fieldError, fieldErrors, notFound } from '../../errors.ts';
+import { AppError, badRequest, conflict, fieldErrors, notFound, type FieldProblem } from '../../errors.ts';
 import { hashPassword } from '../../plugins/passwords.ts';
 import type { Actor } from '../../plugins/audit.ts';
 import { revokeTokensOf, type Engine } from '../context.ts';
-import { coerce, objectValidator, titleOf, type InputSource } from '../input.ts';
-import { refusalText } from '../../../kernel/manifest/error-text.ts';
+import { coerce, objectValidator, type InputSource } from '../input.ts';
+import { fieldRefusal } from '../../../kernel/manifest/error-text.ts';
 import { matches } from '../../../kernel/rules/condition.ts';
 import { auditRows, type WriteRecord } from '../../audit/diff.ts';
 import { isEmailField, secretColumn, type EntityModel } from '../model.ts';
@@ -51,8 +51,8 @@ export function refuseReadOnly(model: EntityModel, input: Record<string, unknown
   for (const field of Object.keys(input)) {
     if (allowed.has(field)) continue;
     const schema = model.props[field];
-    if (schema?.readOnly || schema?.['x-derived']) throw fieldError(field, refusalText.readOnly(titleOf(model.props, field)));
-    if (schema) throw fieldError(field, refusalText.notByThisCall(titleOf(model.props, field)));
+    if (schema?.readOnly || schema?.['x-derived']) throw fieldErrors([fieldRefusal(field, 'readOnly', {}, model.props)]);
+    if (schema) throw fieldErrors([fieldRefusal(field, 'notByThisCall', {}, model.props)]);
   }
 }
 
@@ -84,20 +84,20 @@ export async function storedValues(engine: Engine, model: EntityModel, values: R
 
 /** Every related record the values name must exist; all the missing ones are named in one 400. */
 export async function checkRelations(engine: Engine, model: EntityModel, values: Record<string, unknown>, trx: Kysely<any>) {
-  const problems: { field: string; message: string }[] = [];
+  const problems: FieldProblem[] = [];
   for (const relation of model.manifest.relations ?? []) {
     const value = values[relation.field];
     if (value === null || value === undefined) continue;
     const target = engine.models.get(relation.entity)!;
     const found = await trx.selectFrom(target.table).select('id').where('id', '=', value).executeTakeFirst();
-    if (!found) problems.push({ field: relation.field, message: refusalText.noRecord(titleOf(model.props, relation.field), relation.entity, value) });
+    if (!found) problems.push(fieldRefusal(relation.field, 'noRecord', { entity: relation.entity, id: value }, model.props));
   }
   if (problems.length) throw fieldErrors(problems);
 }
 
 /** Every unique constraint the values would break, in one 409 naming the fields of each. */
 export async function checkUnique(engine: Engine, model: EntityModel, stored: Record<string, unknown>, trx: Kysely<any>, exceptId?: number) {
-  const problems: { field: string; message: string }[] = [];
+  const problems: FieldProblem[] = [];
   for (const fields of model.manifest.storage?.unique ?? []) {
     if (!fields.some((f) => f in stored)) continue;
     let query = trx.selectFrom(model.table).select('id');
@@ -109,8 +109,7 @@ export async function checkUnique(engine: Engine, model: EntityModel, stored: Re
     }
     if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
     if (await query.executeTakeFirst()) {
-      const message = refusalText.taken(fields.map((f) => titleOf(model.props, f)));
-      for (const f of fields) problems.push({ field: f, message });
+      for (const f of fields) problems.push(fieldRefusal(f, fields.length === 1 ? 'taken' : 'takenTogether', fields.length === 1 ? {} : { fields }, model.props));
     }
   }
   if (problems.length) throw fieldErrors(problems, 409, 'ERR_UNIQUE');

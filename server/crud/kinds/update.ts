@@ -1,9 +1,9 @@
 // kind "update": edits the writable fields of the record named by the action's key (versions, locked fields, files).
 import type { ActionDecl } from '../../../kernel/manifest/types.ts';
-import { fieldError } from '../../errors.ts';
+import { fieldErrors } from '../../errors.ts';
 import type { Engine } from '../context.ts';
-import { check, objectValidator, titleOf } from '../input.ts';
-import { refusalText } from '../../../kernel/manifest/error-text.ts';
+import { check, objectValidator } from '../input.ts';
+import { fieldRefusal } from '../../../kernel/manifest/error-text.ts';
 import type { EntityModel } from '../model.ts';
 import { storedFileFields } from '../file-paths.ts';
 import { takeUploads, withFiles } from '../files.ts';
@@ -25,7 +25,7 @@ export function updateHandler(engine: Engine, model: EntityModel, action: Action
     const input = call.input;
     const version = takeVersion(model, input);
     const files = await takeUploads(model, input);
-    for (const f of files.keys()) if (!writable.has(f)) throw fieldError(f, refusalText.notByThisCall(titleOf(model.props, f)));
+    for (const f of files.keys()) if (!writable.has(f)) throw fieldErrors([fieldRefusal(f, 'notByThisCall', {}, model.props)]);
     refuseReadOnly(model, input, allowed);
     coerceAll(input, model.props, call.source);
     check(validate, input);
@@ -36,7 +36,7 @@ export function updateHandler(engine: Engine, model: EntityModel, action: Action
       await checkVersion(engine, model, current, version, trx);
       for (const f of locked) {
         if (f in input && !key.includes(f) && JSON.stringify(input[f]) !== JSON.stringify(current[f])) {
-          throw fieldError(f, refusalText.locked(titleOf(model.props, f)));
+          throw fieldErrors([fieldRefusal(f, 'locked', {}, model.props)]);
         }
       }
       const values: Record<string, unknown> = {};

@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
 import { createDataProvider, type DataProvider } from '../http/data-provider';
-import { t, useLang, type Lang } from '../i18n/i18n';
-import { localizeManifests } from '../i18n/manifest-texts';
+import { language, t, useLang, type Lang } from '../i18n/i18n';
+import { fieldsOfCall, localizeManifests } from '../i18n/manifest-texts';
 import { onIdle } from '../idle';
 import { preloadHomePage } from '../list/early-page';
 import { connectLive, disconnectLive } from '../live/live-store';
@@ -59,6 +59,7 @@ export function createPanel(config: PanelConfig, manifests: ManifestSet | (() =>
     baseUrl: config.backendUrl,
     getToken: () => session.get().token,
     onUnauthorized: sessionEnded,
+    titlesOf: (path) => fieldsOfCall(localizeManifests(panel.manifests, language.get()), path),
   });
 
   const panel: Panel = {

@@ -1,8 +1,8 @@
 // The form's validation errors in the words of the server's 400s (kernel/manifest/error-text.ts), so a bad value
 // reads the same sentence under the field as in the notice of a refused write.
-import { describeProblem } from '../../../kernel/manifest/error-text';
+import { codeProblem, problemSentence } from '../../../kernel/manifest/error-text';
 import type { FieldSchema } from '../../../kernel/manifest/types';
-import { translateMessage } from '../i18n/messages';
+import { language, translate } from '../i18n/i18n';
 
 /** An error as RJSF's ajv validator reports it: `property` is `.field` or `.field.0` (with the missing field for `required`). */
 export interface FormValidationError {
@@ -13,7 +13,8 @@ export interface FormValidationError {
 }
 
 /**
- * The sentence of one form error; `props` are the form's fields with the titles they are shown under.
+ * The sentence of one form error in the panel's language; `props` are the form's fields with the titles they are
+ * shown under.
  * @example formErrorText({ name: 'format', property: '.maxVersion', params: { format: 'semver' } }, { maxVersion: { title: 'Max version' } })
  *   // 'Max version must be a version XX.YY.ZZ, like 01.20.34'
  */
@@ -21,7 +22,10 @@ export function formErrorText(error: FormValidationError, props: Record<string, 
   const params = error.params ?? {};
   const path = (error.property ?? '').replace(/^\./, '').split('.').filter(Boolean);
   if (error.name === 'additionalProperties') path.push(String(params.additionalProperty));
-  return translateMessage(describeProblem(path, error.name ?? '', params, props, error.message));
+  const lang = language.get();
+  // An error about the whole form names no field (a form's values are always an object, so it does not happen).
+  if (!path.length) return translate(lang, 'A value is refused');
+  return problemSentence(codeProblem(path, error.name ?? '', params, error.message), props, (text, values) => translate(lang, text, values));
 }
 
 /** The top field an error is about ('customBuildUrls' for `.customBuildUrls.0`). */

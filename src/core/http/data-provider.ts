@@ -1,4 +1,5 @@
 import type { ActionDecl } from '../../../kernel/manifest/types';
+import type { FieldTitles } from '../i18n/messages';
 import { HttpError } from './http-error';
 
 export { HttpError };
@@ -11,6 +12,8 @@ export interface DataProviderOptions {
   getToken: () => string | null;
   /** Called once for a 401 answered while a token was held (SPEC 8). */
   onUnauthorized: () => void;
+  /** The fields a call at this path takes, titled in the panel's language: a refusal names its bad fields by them. */
+  titlesOf?: (path: string) => FieldTitles | undefined;
   fetch?: typeof fetch;
 }
 
@@ -120,7 +123,7 @@ export function createDataProvider(options: DataProviderOptions): DataProvider {
     if (response.status === 401 && token && held) options.onUnauthorized();
     if (response.status !== 200 || env.result !== true) {
       const message = typeof env.message === 'string' ? env.message : response.statusText || `HTTP ${response.status}`;
-      throw new HttpError(message, response.status, envelope);
+      throw new HttpError(message, response.status, envelope, options.titlesOf?.(path));
     }
     return env.data as T;
   }

@@ -1,15 +1,22 @@
 import { t } from '../i18n/i18n';
-import { translateMessage } from '../i18n/messages';
+import { refusalFieldTexts, refusalText, type FieldTitles, type Refusal } from '../i18n/messages';
 
-/** The one failure type of every call: `message` is the server's text, `status` 0 means no answer at all. */
+/**
+ * The one failure type of every call: `message` is the server's refusal in the panel's language (worded from its
+ * code and fields, the fields titled by `titles`), `status` 0 means no answer at all.
+ */
 export class HttpError extends Error {
+  /** The bad fields the refusal names, as field -> sentences in the panel's language. */
+  readonly fieldTexts: Record<string, string[]>;
   constructor(
     message: string,
     public readonly status: number,
     public readonly body?: unknown,
+    titles?: FieldTitles,
   ) {
-    super(translateMessage(message));
+    super(refusalText(body as Refusal | undefined, message, titles));
     this.name = 'HttpError';
+    this.fieldTexts = refusalFieldTexts(body as Refusal | undefined, titles);
   }
 }
 
@@ -39,17 +46,10 @@ export function errorCodeOf(error: unknown): string | undefined {
 }
 
 /**
- * The bad fields a refused write names (`fields: [{field, message}]`), as field -> sentences; empty when the
- * failure names none. The sentences read in the panel's language, as the failure's own message does.
+ * The bad fields a refused write names (`fields: [{field, message, problem, params}]`), as field -> sentences in
+ * the panel's language; empty when the failure names none.
  * @example serverFieldErrors(error) // { name: ['Name is already taken'], code: ['Code is already taken'] }
  */
 export function serverFieldErrors(error: unknown): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  const fields = error instanceof HttpError ? (error.body as { fields?: unknown } | undefined)?.fields : undefined;
-  if (!Array.isArray(fields)) return out;
-  for (const item of fields as { field?: unknown; message?: unknown }[]) {
-    if (typeof item?.field !== 'string' || typeof item.message !== 'string') continue;
-    (out[item.field] ??= []).push(translateMessage(item.message));
-  }
-  return out;
+  return error instanceof HttpError ? error.fieldTexts : {};
 }

@@ -3,7 +3,7 @@
 // through the same dictionary as the UI code, by the English wording.
 import { recordNoun } from '../../../kernel/manifest/fields';
 import type { ManifestSet } from '../../../kernel/manifest/manifest-set';
-import type { Manifest } from '../../../kernel/manifest/types';
+import type { FieldSchema, Manifest } from '../../../kernel/manifest/types';
 import { translate, type Lang } from './i18n';
 
 /** Keys whose string value is shown to staff wherever it appears in a manifest. */
@@ -57,4 +57,21 @@ export function localizeManifests(set: ManifestSet, lang: Lang): ManifestSet {
     byLang.set(lang, out);
   }
   return out;
+}
+
+const callFields = new WeakMap<ManifestSet, Map<string, Record<string, FieldSchema>>>();
+
+/**
+ * The record fields of the entity whose action answers at `path`, titled as the set has them (a refusal names its
+ * bad fields by them); undefined for a call no manifest declares (login, the GitLab status).
+ * @example fieldsOfCall(localizeManifests(set, 'ru'), '/v1/admin/platform/add')?.name.title // 'Название'
+ */
+export function fieldsOfCall(set: ManifestSet, path: string): Record<string, FieldSchema> | undefined {
+  let byPath = callFields.get(set);
+  if (!byPath) {
+    byPath = new Map();
+    for (const m of set.all) for (const action of Object.values(m.actions ?? {})) if (m.record && !byPath.has(action.path)) byPath.set(action.path, m.record.properties);
+    callFields.set(set, byPath);
+  }
+  return byPath.get(path);
 }

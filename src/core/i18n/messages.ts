@@ -1,89 +1,89 @@
-// The server's refusals in the panel's language. The server words every refusal in English from stable
-// sentence templates (kernel/manifest/error-text.ts) and the manifests' own messages; the panel translates
-// them here, by the whole message or by template, so the server stays one-language and its API unchanged.
+// The server's refusals in the panel's language, worded from what is stable in them (docs/manifests.md "Error
+// codes"): each bad field's `problem` and `params`, named by the field's title in the manifest, else the failure's
+// `code`. The server's English sentence is shown only in English, or for a refusal with nothing stable to word.
+import { problemSentence, type CodedProblem, type ProblemCode, PROBLEM_TEXT } from '../../../kernel/manifest/error-text';
+import type { FieldSchema } from '../../../kernel/manifest/types';
 import { language, translate, type Lang } from './i18n';
 
-/** The sentence templates of error-text.ts, most specific first; `{label}` is a field's title, the rest are values. */
-export const MESSAGE_TEMPLATES = [
-  '{label}: this combination is already taken',
-  '{label}: there is no {entity} with id {id}',
-  '{label} is already taken',
-  '{label} is required',
-  '{label} is read-only',
-  '{label} cannot be changed by this call',
-  '{label} cannot be changed',
-  '{label} is not an accepted field',
-  '{label} is not in the expected form: {rule}',
-  '{label} is not in the expected form',
-  '{label} must not be empty',
-  '{label} must not hold the same item twice',
-  '{label} must be at least {amount} long',
-  '{label} must be at most {amount} long',
-  '{label} must hold at least {amount}',
-  '{label} must hold at most {amount}',
-  '{label} must be one of: {values}',
-  '{label} must be greater than {limit}',
-  '{label} must be less than {limit}',
-  '{label} must be a multiple of {limit}',
-  '{label} must be at least {limit}',
-  '{label} must be at most {limit}',
-  '{label} must be {what}',
-  'The input {what}',
-] as const;
+/** The panel's words for each stable code, for a refusal that names no field it can word. */
+export const CODE_TEXT: Record<string, string> = {
+  ERR_VALIDATION: 'A value is refused',
+  ERR_MALFORMED: 'The server could not read the request',
+  ERR_AUTH: 'Authorization required',
+  ERR_ROLE: 'Your role may not use this call',
+  ERR_HOST: 'The panel is not served on this host',
+  ERR_NOT_FOUND: 'Not found',
+  ERR_NO_ROUTE: 'The server has no such call',
+  ERR_METHOD: 'The call does not take this method',
+  ERR_CONFLICT: 'The record was changed since it was read',
+  ERR_UNIQUE: 'A value is already taken',
+  ERR_REFERENCED: 'The record is still used by other records',
+  ERR_REFUSED: 'The state of the record refuses this call',
+  ERR_TOO_LARGE: 'The request is larger than the server accepts',
+  ERR_MEDIA_TYPE: 'The server does not take this kind of request',
+  ERR_RATE_LIMIT: 'Too many attempts, try again later',
+  ERR_INTERNAL: 'Internal server error',
+  ERR_UNAVAILABLE: 'The server cannot serve now, try again later',
+};
 
-/** Amounts inside the templates: "one character", "5 characters", "one item", "3 items". */
-export const AMOUNTS = ['one character', '{n} characters', 'one item', '{n} items'] as const;
-
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-function compile(template: string): { re: RegExp; names: string[] } {
-  const names: string[] = [];
-  const source = template
-    .split(/(\{\w+\})/)
-    .map((part) => {
-      const m = /^\{(\w+)\}$/.exec(part);
-      if (!m) return escape(part);
-      names.push(m[1]);
-      return m[1] === 'n' ? '(\\d+)' : '(.+?)';
-    })
-    .join('');
-  return { re: new RegExp(`^${source}$`, 's'), names };
-}
-const COMPILED = MESSAGE_TEMPLATES.map((template) => ({ template, ...compile(template) }));
-const AMOUNT_COMPILED = AMOUNTS.map((template) => ({ template, ...compile(template) }));
-
-function byTemplates(lang: Lang, text: string, list: { template: string; re: RegExp; names: string[] }[], part: (name: string, value: string) => string): string | null {
-  for (const { template, re, names } of list) {
-    const m = re.exec(text);
-    if (!m) continue;
-    const params = Object.fromEntries(names.map((name, i) => [name, part(name, m[i + 1])]));
-    return translate(lang, template, params);
-  }
-  return null;
+/** A refusal as the server sends it (the envelope of a failed call). */
+export interface Refusal {
+  message?: unknown;
+  code?: unknown;
+  fields?: unknown;
 }
 
-/** A field's label as the message names it: its title, or "<title>, item N," for a list item. */
-function labelIn(lang: Lang, label: string): string {
-  const item = /^(.+), item (\d+),?$/.exec(label);
-  if (item) return translate(lang, '{label}, item {n}', { label: translate(lang, item[1]), n: item[2] });
-  return translate(lang, label);
+/** The field schemas a refusal's fields are titled by (the called entity's, titles in the panel's language). */
+export type FieldTitles = Record<string, FieldSchema | undefined>;
+
+interface FieldItem {
+  field: string;
+  message: string;
+  problem?: string;
+  params?: Record<string, unknown>;
+  path?: string[];
+}
+
+function fieldItems(refusal: Refusal | undefined): FieldItem[] {
+  const fields = refusal?.fields;
+  if (!Array.isArray(fields)) return [];
+  return (fields as Partial<FieldItem>[]).filter((f): f is FieldItem => typeof f?.field === 'string' && typeof f.message === 'string');
+}
+
+/** A bad field's sentence in a language: by its problem code when the panel knows it, else as a whole refusal. */
+function fieldSentence(item: FieldItem, refusal: Refusal | undefined, titles: FieldTitles | undefined, lang: Lang): string {
+  if (lang === 'en') return item.message;
+  if (!item.problem || !(item.problem in PROBLEM_TEXT)) return wholeText(refusal, item.message, lang);
+  const coded: CodedProblem = { problem: item.problem as ProblemCode, params: item.params ?? {}, path: item.path ?? [item.field] };
+  return problemSentence(coded, titles, (text, params) => translate(lang, text, params));
+}
+
+/** A message with no field to word: a text of the manifests by the dictionary, else the words of its code. */
+function wholeText(refusal: Refusal | undefined, message: string, lang: Lang): string {
+  const whole = translate(lang, message);
+  if (whole !== message) return whole;
+  const code = typeof refusal?.code === 'string' ? refusal.code : undefined;
+  return code && CODE_TEXT[code] ? translate(lang, CODE_TEXT[code]) : message;
 }
 
 /**
- * One message of the server (or of the form, worded the same way) in a language: the manifests' and the
- * engine's whole messages by the dictionary, the field sentences by template; anything else as it came.
- * @example translateMessage('Name is required', 'ru') // 'Поле «Название» обязательно'
+ * A refusal's message in a language: its first bad field's sentence, a text of the manifests (a `refuseWhen`
+ * message) by the dictionary, else the words of its code; the server's own message in English or as the last resort.
+ * @example refusalText({ message: 'Name is required', code: 'ERR_VALIDATION', fields: [{ field: 'name', message: 'Name is required', problem: 'required' }] }, { name: { title: 'Название' } }, 'ru')
+ *   // 'Поле «Название» обязательно'
  */
-export function translateMessage(message: string, lang: Lang = language.get()): string {
-  if (lang === 'en' || !message) return message;
-  const whole = translate(lang, message);
-  if (whole !== message) return whole;
-  // Several refusals at once are joined with "; ".
-  if (message.includes('; ')) return message.split('; ').map((m) => translateMessage(m, lang)).join('; ');
-  const out = byTemplates(lang, message, COMPILED, (name, value) => {
-    if (name === 'label') return labelIn(lang, value);
-    if (name === 'amount') return byTemplates(lang, value, AMOUNT_COMPILED, (_n, v) => v) ?? value;
-    if (name === 'what' || name === 'rule' || name === 'entity') return translate(lang, value);
-    return value;
-  });
-  return out ?? message;
+export function refusalText(refusal: Refusal | undefined, message: string, titles?: FieldTitles, lang: Lang = language.get()): string {
+  if (lang === 'en') return message;
+  const [first] = fieldItems(refusal);
+  return first ? fieldSentence(first, refusal, titles, lang) : wholeText(refusal, message, lang);
+}
+
+/**
+ * The bad fields a refusal names, as field -> sentences in a language.
+ * @example refusalFieldTexts(body, titles, 'ru') // { name: ['Значение поля «Название» уже занято'] }
+ */
+export function refusalFieldTexts(refusal: Refusal | undefined, titles?: FieldTitles, lang: Lang = language.get()): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const item of fieldItems(refusal)) (out[item.field] ??= []).push(fieldSentence(item, refusal, titles, lang));
+  return out;
 }
