@@ -10,7 +10,8 @@ import { TOKENS_TABLE, type Engine } from '../crud/context.ts';
 import { check, objectValidator, readRaw } from '../crud/input.ts';
 import { secretColumn } from '../crud/model.ts';
 import { addressKey, DEFAULT_LIMITS, LoginThrottle, type AttemptLimits } from './rate-limit.ts';
-import { dummyHashPromise, hashPassword, newToken, sha256, verifyPassword } from './passwords.ts';
+import { dummyHashPromise, hashPassword, sha256, verifyPassword } from './passwords.ts';
+import { openSession } from './sessions.ts';
 import { budgetedRows, type Actor, type AuditOutcome } from './audit.ts';
 
 export const ACCOUNT_FIELDS = ['email', 'role', 'password'];
@@ -213,26 +214,10 @@ export function registerAuth(app: FastifyInstance, engine: Engine, limits: Attem
       throw unauthorized('Wrong e-mail or password');
     }
     const user: AuthUser = { id: Number(account.id), email: String(account.email), role: account.role as Role };
-    const token = newToken();
-    const now = Date.now();
-    await engine.db.transaction().execute(async (trx) => {
-      // Sessions that ended stay ended; their rows are only clutter.
-      await trx
-        .deleteFrom(TOKENS_TABLE)
-        .where((eb) => eb.or([eb('createdAt', '<=', iso(now - engine.sessions.lifetimeMs)), eb('lastUsedAt', '<=', iso(now - engine.sessions.idleMs))]))
-        .execute();
-      await trx
-        .insertInto(TOKENS_TABLE)
-        .values({
-          userId: user.id,
-          tokenHash: sha256(token),
-          createdAt: iso(now),
-          lastUsedAt: iso(now),
-          // Informational: the lifetime is checked from createdAt, so a changed SESSION_LIFETIME applies to every session.
-          expiresAt: iso(now + engine.sessions.lifetimeMs),
-        })
-        .execute();
+    const token = await engine.db.transaction().execute(async (trx) => {
+      const opened = await openSession(trx, engine, user.id);
       await engine.audit.write(trx, user, '/v1/user/login', { detail: `from ${address}` });
+      return opened;
     });
     return { result: true, data: { token, user } };
   });
