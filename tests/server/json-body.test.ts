@@ -259,6 +259,12 @@ forEachDialect('hostile JSON on every path', (h) => {
     expect(await h.count('tester_ips')).toBe(0);
   });
 
+  it('answers an IP import whose ips is JSON text, not a list, 400 naming the field (the fuzzer found a 500)', async () => {
+    const reply = await h.admin('POST', '/v1/admin/testersIP/addArray', { body: { ips: '[{"ip": "1.2.3.4", "vendor": "lg"}]' } });
+    expect([reply.status, reply.body.message, reply.body.fields]).toEqual([400, 'ips must be a JSON array in the body, not text', [{ field: 'ips', message: 'ips must be a JSON array in the body, not text' }]]);
+    expect(await h.count('tester_ips')).toBe(0);
+  });
+
   it('refuses JSON in a query nested too deep or repeating a key, naming the field: the device lookup and a staff call', async () => {
     const lookup = (platform: string) => h.call('GET', '/v1/combination/get', { query: { platform } });
     for (const [platform, problem] of [
