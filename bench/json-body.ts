@@ -2,13 +2,15 @@
 // --mib MiB (an array of small objects, as the IP import sends) is posted to a route that only parses it, over real
 // HTTP, while a 1 ms timer records the longest gap between its runs; then a body of the same size to the one route of
 // the server that takes one (the IP import, which reads it on a worker and stores its entries); then the first text
-// through one JSON.parse.
+// through one JSON.parse; then the IP import's own body of a million entries (37 MiB) through JSON.parse alone and
+// after the check of its nesting and repeated keys (server/json-shape.ts), in alternating rounds.
 //   npm run bench -- json-body [--mib 51]
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { request } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { ADMIN, startApp } from '../tests/server/harness.ts';
+import { MAX_JSON_DEPTH, scanJsonShape } from '../server/json-shape.ts';
 import { option } from './options.ts';
 
 setFlagsFromString('--expose-gc');
@@ -47,6 +49,29 @@ export interface JsonBodyFigures {
   imported: { stall: number; ms: number };
   /** Nothing posted: the machine's own noise over the same time. */
   idle: { stall: number; ms: number };
+  /** The IP import's body of a million entries: median ms of JSON.parse alone and of the shape check and JSON.parse. */
+  shape: { mib: number; parseMs: number; checkedMs: number };
+}
+
+/** Medians of JSON.parse alone and of scanJsonShape then JSON.parse, on the IP import's body, in alternating rounds. */
+function shapeCheckCost(rounds = 7): JsonBodyFigures['shape'] {
+  const ips = Array.from({ length: 1_000_000 }, (_, i) => ({ ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}${i % 3 ? '' : '/32'}`, vendor: i % 2 ? 'lg' : 'samsung' }));
+  const text = JSON.stringify({ ips });
+  ips.length = 0;
+  const parse: number[] = [];
+  const checked: number[] = [];
+  const time = (work: () => unknown) => {
+    collectGarbage();
+    const start = performance.now();
+    work();
+    return performance.now() - start;
+  };
+  for (let round = 0; round < rounds; round++) {
+    parse.push(time(() => JSON.parse(text)));
+    checked.push(time(() => scanJsonShape(text, MAX_JSON_DEPTH) ?? JSON.parse(text)));
+  }
+  const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+  return { mib: Buffer.byteLength(text) / 1024 / 1024, parseMs: median(parse), checkedMs: median(checked) };
 }
 
 export async function jsonBody(): Promise<JsonBodyFigures> {
@@ -100,7 +125,12 @@ export async function jsonBody(): Promise<JsonBodyFigures> {
     );
     console.log(`nothing posted (noise): ${idle.ms.toFixed(0).padStart(6)} ms in all, longest event-loop stall ${idle.stall.toFixed(0).padStart(5)} ms`);
     console.log(`one JSON.parse of it:   ${once.ms.toFixed(0).padStart(6)} ms in all, longest event-loop stall ${once.stall.toFixed(0).padStart(5)} ms`);
-    return { mib: body.length / 1024 / 1024, sliced, once, imported, idle };
+    const shape = shapeCheckCost();
+    console.log(
+      `IP import body (${shape.mib.toFixed(1)} MiB): JSON.parse ${shape.parseMs.toFixed(0)} ms, nesting and repeated keys checked then JSON.parse ` +
+        `${shape.checkedMs.toFixed(0)} ms (x${(shape.checkedMs / shape.parseMs).toFixed(2)}; medians of 7 alternating rounds)`,
+    );
+    return { mib: body.length / 1024 / 1024, sliced, once, imported, idle, shape };
   } finally {
     await app.close();
     await cleanup();

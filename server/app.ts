@@ -100,7 +100,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
   });
   const database = openDatabase({ ...config, log: options.log });
-  const reads = readsFor(config, database.db);
+  const reads = readsFor(config, database);
   const engine: Engine = {
     db: database.db,
     caps: database.caps,

@@ -8,6 +8,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { IPV4_CIDR } from '../../kernel/rules/ip.ts';
+import { MAX_JSON_DEPTH, scanJsonShape } from '../json-shape.ts';
 import type { WorkerQueries, WorkerQueryResult } from '../db/large-write.ts';
 import { WORKER_NICE } from '../db/read-pool.ts';
 
@@ -26,7 +27,7 @@ try {
   const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
   if (tid > 0) require('node:os').setPriority(tid, workerData.nice);
 } catch {}
-const { bytes, ipPattern, vendors, namedProblems, statementRows } = workerData;
+const { bytes, ipPattern, vendors, namedProblems, statementRows, maxJsonDepth } = workerData;
 const IP = new RegExp(ipPattern);
 const VENDORS = new Set(vendors);
 let entries = [];
@@ -44,10 +45,16 @@ function problemOf(entry) {
 }
 const withMask = (ip) => (ip.includes('/') ? ip : ip + '/32');
 
+// The server's own check of nesting and repeated keys (server/json-shape.ts).
+${scanJsonShape.toString()}
+
 /** The body as Fastify's parser reads it (onProtoPoisoning and onConstructorPoisoning: 'error'), or what refuses it. */
 function parse() {
   // TextDecoder drops a leading byte-order mark, as the default parser does.
   const text = new TextDecoder().decode(bytes);
+  const shape = scanJsonShape(text, maxJsonDepth);
+  if (shape && shape.deeperThan) return { refused: '['.repeat(shape.deeperThan + 1) + ']'.repeat(shape.deeperThan + 1) };
+  if (shape) return { refused: '{' + JSON.stringify(shape.repeated) + ':0,' + JSON.stringify(shape.repeated) + ':0}' };
   let refused;
   const reviver = (key, value) => {
     if (key === '__proto__') refused = '{"__proto__":{}}';
@@ -172,7 +179,7 @@ parentPort.on('message', ({ id, kind, sql, parameters, table, now, start, size, 
 
 /** What the worker found in the body: a refusal (text the default JSON parser refuses the same way), or the input. */
 export interface ParsedBody {
-  /** A JSON text that Fastify's own parser refuses with the words this body deserves (bad JSON, a poisoned key). */
+  /** A JSON text that the server's JSON parser refuses with the words this body deserves (bad JSON, a poisoned key, too deep, a repeated key). */
   refused?: string;
   /** The body's value without its `ips` list when that is an array (the whole value otherwise). */
   top?: unknown;
@@ -209,7 +216,9 @@ export class ImportWorker implements WorkerQueries {
     this.worker = new Worker(WORKER, {
       eval: true,
       execArgv: [],
-      workerData: { nice: WORKER_NICE, bytes: own, ipPattern: IPV4_CIDR.source, vendors: IMPORT_VENDORS, namedProblems: NAMED_PROBLEMS, statementRows: WORKER_STATEMENT_ROWS },
+      workerData: {
+        nice: WORKER_NICE, bytes: own, ipPattern: IPV4_CIDR.source, vendors: IMPORT_VENDORS, namedProblems: NAMED_PROBLEMS, statementRows: WORKER_STATEMENT_ROWS, maxJsonDepth: MAX_JSON_DEPTH,
+      },
       transferList: [own.buffer as ArrayBuffer],
     });
     this.parsed = this.ask(0) as Promise<ParsedBody>;

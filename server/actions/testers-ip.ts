@@ -53,7 +53,8 @@ async function readImportBody(body: JsonBytes): Promise<{ input: unknown; end():
 /** One bad entry refuses it all, naming the first ones (the worker checked them). */
 async function checkIpArray({ input }: Pick<ActionContext, 'input'>): Promise<CheckedImport> {
   const entries = held.get(input.ips as object);
-  if (!entries) throw new Error('testersIP.addArray reads its body on its worker (readBody)');
+  // Not read on the worker: `ips` came as JSON text in a string, which the input check parsed into a list.
+  if (!entries) throw fieldError('ips', 'ips must be a JSON array in the body, not text');
   const { bad = 0, problems = [], length = 0 } = entries.parsed;
   if (bad > 0) {
     const more = bad > problems.length ? ` (and ${bad - problems.length} more)` : '';

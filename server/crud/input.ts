@@ -8,6 +8,7 @@ import { codeProblem, describeProblem, fieldTitle } from '../../kernel/manifest/
 import { CUSTOM_FORMATS } from '../../kernel/rules/formats.ts';
 import { IPV4 } from '../../kernel/rules/ip.ts';
 import { AppError, fieldError, malformed } from '../errors.ts';
+import { jsonShapeProblem } from '../json-shape.ts';
 import type { FieldProblem } from '../error-codes.ts';
 import { fieldKind } from './model.ts';
 
@@ -55,8 +56,10 @@ function multipartValue(key: string, part: unknown): unknown {
   return p.value;
 }
 
-/** JSON.parse that refuses prototype-poisoning keys anywhere in the value. */
+/** JSON.parse that refuses prototype-poisoning keys anywhere in the value, nesting too deep and a repeated key. */
 export function parseJsonSafely(text: string, field: string, key = field): unknown {
+  const shape = jsonShapeProblem(text);
+  if (shape) throw fieldError(key, `${field} is not accepted JSON: it ${shape}`);
   try {
     // The reviver costs more than the parse (the device lookup parses `platform` on every call): text that cannot
     // spell a forbidden key, even \u-escaped, needs none.

@@ -48,6 +48,7 @@ export const SQLITE_BUSY_WAIT_MS = 1_000;
 const UNREACHABLE: Outage = { kind: 'unreachable', message: 'The database is unreachable; try again in a few seconds', retryAfterSeconds: 5 };
 const TOO_SLOW: Outage = { kind: 'unreachable', message: 'The database did not answer in time; try again in a few seconds', retryAfterSeconds: 5 };
 const BUSY: Outage = { kind: 'busy', message: 'The database is locked by another process; try again in a moment', retryAfterSeconds: 1 };
+const UNREADABLE: Outage = { kind: 'unreachable', message: 'The database file cannot be opened or read; try again in a few seconds', retryAfterSeconds: 5 };
 const FULL: Outage = { kind: 'full', message: "The database's disk is full; nothing can be saved until space is freed", retryAfterSeconds: 60 };
 
 const code = (error: unknown) => (error as { code?: string } | null)?.code ?? '';
@@ -207,7 +208,14 @@ const sqliteCaps: Capabilities = {
   maxParameters: 32_766,
   workerWriteFile: sqliteFile,
   dataVersion: async (db) => Number((await sql<{ data_version: number }>`pragma data_version`.execute(db)).rows[0].data_version),
-  outage: (e) => (code(e).startsWith('SQLITE_BUSY') ? BUSY : code(e) === 'SQLITE_FULL' ? FULL : undefined),
+  // CANTOPEN, IOERR and READONLY: the file, its directory or its disk went away or became read-only under the server.
+  outage: (e) => {
+    const c = code(e);
+    if (c.startsWith('SQLITE_BUSY')) return BUSY;
+    if (c === 'SQLITE_FULL') return FULL;
+    if (/^SQLITE_(CANTOPEN|IOERR|READONLY)/.test(c)) return UNREADABLE;
+    return undefined;
+  },
   isBadValue: (e) => code(e) === 'SQLITE_TOOBIG' || code(e) === 'SQLITE_MISMATCH',
 };
 

@@ -11,7 +11,8 @@ import { Worker } from 'node:worker_threads';
 import type { CompiledQuery, Kysely } from 'kysely';
 import { join } from 'node:path';
 import { UnavailableError } from '../errors.ts';
-import { DEFAULT_STATEMENT_TIMEOUT_MS, isPostgresUrl } from './database.ts';
+import { DEFAULT_STATEMENT_TIMEOUT_MS, isPostgresUrl, type Database } from './database.ts';
+import { guardError } from './guard.ts';
 
 export interface Reads {
   /** Rows of a compiled SELECT. */
@@ -98,6 +99,11 @@ export interface ReadPoolOptions {
   yieldMs?: number;
   /** The same while the busy loop also serves other calls; default DEFAULT_LIST_YIELD_SHARED_MS. */
   sharedYieldMs?: number;
+  /**
+   * SQLite: what a failed read is answered with, by default its error: the database's guard (server/db/guard.ts), so
+   * that a file that cannot be opened or read is a 503 as on the server's own connection, not a 500.
+   */
+  failure?: (error: unknown) => unknown;
 }
 
 /**
@@ -144,11 +150,16 @@ try {
   if (tid > 0 && workerData.nice) require('node:os').setPriority(tid, workerData.nice);
 } catch {}
 const SQLite = require(workerData.driver);
-const db = new SQLite(workerData.file, { readonly: true, fileMustExist: true });
-db.pragma('busy_timeout = 1000');
+// Opened at the first read, and again at the next one after the file could not be opened: a worker that threw at its
+// start was replaced at once, in a loop while the file stayed away.
+let db;
 const statements = new Map();
 parentPort.on('message', ({ id, sql, parameters }) => {
   try {
+    if (!db) {
+      db = new SQLite(workerData.file, { readonly: true, fileMustExist: true });
+      db.pragma('busy_timeout = 1000');
+    }
     let statement = statements.get(sql);
     if (!statement) {
       statement = db.prepare(sql);
@@ -240,14 +251,14 @@ class Slot {
       if (!job || job.id !== message.id) return;
       this.finish();
       if (message.error?.code?.startsWith('SQLITE_BUSY')) job.reject(new UnavailableError('The database is locked by another process; try again in a moment', 1));
-      else if (message.error) job.reject(Object.assign(new Error(message.error.message), { code: message.error.code }));
+      else if (message.error) job.reject(this.pool.failure(Object.assign(new Error(message.error.message), { code: message.error.code })));
       else job.resolve(message.rows ?? []);
       this.pool.idle();
     });
     this.worker.on('error', (error) => {
       const job = this.job;
       this.finish();
-      job?.reject(error);
+      job?.reject(this.pool.failure(error));
       if (!this.pool.closed) this.start();
       this.pool.idle();
     });
@@ -289,6 +300,7 @@ class WorkerPool extends Gate {
     readonly nice: number,
     yieldMs?: number,
     sharedYieldMs?: number,
+    readonly failure: (error: unknown) => unknown = (error) => error,
   ) {
     super(timeoutMs, tooSlow, yieldMs, sharedYieldMs);
     this.slots = Array.from({ length: size }, () => new Slot(this));
@@ -362,16 +374,17 @@ export function createReads(options: ReadPoolOptions): Reads {
       close: async () => {},
     };
   }
-  return new WorkerPool(options.file, workers, options.timeoutMs, options.nice ?? WORKER_NICE, options.yieldMs, options.sharedYieldMs);
+  return new WorkerPool(options.file, workers, options.timeoutMs, options.nice ?? WORKER_NICE, options.yieldMs, options.sharedYieldMs, options.failure);
 }
 
 /** The reads of a server's configuration: SQLite at DATA_DIR/panel.sqlite (see database.ts) or PostgreSQL. */
 export function readsFor(
   config: { databaseUrl?: string; dataDir: string; sqliteReadWorkers?: number; listReadsAtOnce?: number; listYieldMs?: number; listYieldSharedMs?: number; dbStatementTimeoutMs?: number },
-  db: Kysely<any>,
+  database: Pick<Database, 'db' | 'caps' | 'health'>,
 ): Reads {
   return createReads({
-    db,
+    db: database.db,
+    failure: (error) => guardError(database.caps, database.health, error),
     file: isPostgresUrl(config.databaseUrl) ? undefined : join(config.dataDir, 'panel.sqlite'),
     workers: config.sqliteReadWorkers,
     atOnce: config.listReadsAtOnce,

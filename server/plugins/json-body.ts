@@ -7,8 +7,12 @@
 // all the chunks and decodes them at once: 37 MiB took 80-100 ms in one piece), with Fastify's limits and refusals.
 // A route whose config says `jsonBytes` (the IP import: a million entries as objects meant long garbage-collection
 // pauses) gets its body undecoded instead, as a JsonBytes, and reads it off the event loop itself.
+// On every path a body nested too deep or repeating a key in one object is refused (server/json-shape.ts), small and
+// sliced bodies here, a JsonBytes on its reader's thread (which refuses through `refusal`, as for bad JSON).
 import { StringDecoder } from 'node:string_decoder';
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { malformed } from '../errors.ts';
+import { describeShape, MAX_JSON_DEPTH, scanJsonShape, type ShapeFinding } from '../json-shape.ts';
 
 /** Bodies up to this size are parsed at once (a few milliseconds at most). */
 export const LARGE_BODY = 1024 * 1024;
@@ -28,9 +32,23 @@ const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0
 
 class BadJson extends Error {}
 
+const refuse = (finding: ShapeFinding) => malformed(`The JSON body ${describeShape(finding)}`);
+/** The refusal of text nested too deep or repeating a key (`outer`: containers around it), else undefined. */
+const shapeRefusal = (text: string, outer = 0) => {
+  const finding = scanJsonShape(text, MAX_JSON_DEPTH, outer);
+  return finding && refuse(finding);
+};
+/** Parses `text` (`outer` containers deep in the body) after refusing it if its shape is refused. */
+const checkedParse = (parse: Parse, text: string, outer: number) => {
+  const refusal = shapeRefusal(text, outer);
+  if (refusal) throw refusal;
+  return parse(text);
+};
+
 /**
  * Parses `text` like JSON.parse through `parse`, pausing between slices: a value too large for one slice
  * must be an array or an object, whose members are parsed in runs (large members the same way, recursively).
+ * Refuses nesting deeper than MAX_JSON_DEPTH and a key repeated in one object (server/json-shape.ts), across runs too.
  * @example await parseInSlices('[1,2,3]', JSON.parse) // [1, 2, 3]
  */
 export async function parseInSlices(text: string, parse: Parse, slice = SLICE): Promise<unknown> {
@@ -99,7 +117,8 @@ export async function parseInSlices(text: string, parse: Parse, slice = SLICE): 
     throw new BadJson();
   };
 
-  const value = async (start: number, end: number): Promise<unknown> => {
+  /** The value at text[start] .. text[end], inside `outer` containers. */
+  const value = async (start: number, end: number, outer: number): Promise<unknown> => {
     while (start < end && isSpace(text.charCodeAt(start))) start++;
     while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
     const first = text.charCodeAt(start);
@@ -107,10 +126,12 @@ export async function parseInSlices(text: string, parse: Parse, slice = SLICE): 
     const isArray = first === 0x5b && last === 0x5d;
     const isObject = first === 0x7b && last === 0x7d;
     if (end - start <= slice || (!isArray && !isObject)) {
-      const parsed = parse(text.slice(start, end));
+      const parsed = checkedParse(parse, text.slice(start, end), outer);
       await spend(end - start);
       return parsed;
     }
+    // Before its members are scanned: a large value nested deeper would be scanned again at each level.
+    if (outer + 1 > MAX_JSON_DEPTH) throw refuse({ deeperThan: MAX_JSON_DEPTH });
     const { starts, ends } = await members(start, end - 1);
     const out: unknown[] | Record<string, unknown> = isArray ? [] : {};
     // Runs of consecutive members that fit in one slice are parsed together.
@@ -119,12 +140,17 @@ export async function parseInSlices(text: string, parse: Parse, slice = SLICE): 
       while (j + 1 < starts.length && ends[j + 1] - starts[i] <= slice) j++;
       const [from, to] = [starts[i], ends[j]];
       if (j > i || to - from <= slice) {
-        const run = parse(isArray ? `[${text.slice(from, to)}]` : `{${text.slice(from, to)}}`);
+        // The run stands in for this container, `outer` containers deep.
+        const run = checkedParse(parse, isArray ? `[${text.slice(from, to)}]` : `{${text.slice(from, to)}}`, outer);
         if (isArray) (out as unknown[]).push(...(run as unknown[]));
-        else Object.assign(out, run);
+        else {
+          // A key repeated in another run of the same object.
+          for (const key of Object.keys(run as object)) if (Object.hasOwn(out, key)) throw refuse({ repeated: key });
+          Object.assign(out, run);
+        }
         await spend(to - from);
       } else if (isArray) {
-        (out as unknown[]).push(await value(from, to));
+        (out as unknown[]).push(await value(from, to, outer + 1));
       } else {
         // One large member: its key alone through the parser (so a forbidden key is refused as usual), then its value.
         let k = from;
@@ -136,7 +162,8 @@ export async function parseInSlices(text: string, parse: Parse, slice = SLICE): 
         if (text.charCodeAt(colon) !== 0x3a) throw new BadJson();
         const key = Object.keys(parse(`{${text.slice(k, keyEnd)}:0}`) as object)[0];
         if (key === undefined) throw new BadJson(); // a key the parser dropped (forbidden, when it removes instead of refusing)
-        const member = await value(colon + 1, to);
+        if (Object.hasOwn(out, key)) throw refuse({ repeated: key });
+        const member = await value(colon + 1, to, outer + 1);
         if (key === 'constructor' && member && typeof member === 'object' && 'prototype' in member) parse('{"constructor":{"prototype":{}}}');
         Object.defineProperty(out, key, { value: member, enumerable: true, writable: true, configurable: true });
       }
@@ -146,7 +173,7 @@ export async function parseInSlices(text: string, parse: Parse, slice = SLICE): 
   };
 
   // A byte-order mark is skipped, as the default parser does.
-  return value(text.charCodeAt(0) === 0xfeff ? 1 : 0, text.length);
+  return value(text.charCodeAt(0) === 0xfeff ? 1 : 0, text.length, 0);
 }
 
 declare module 'fastify' {
@@ -162,7 +189,7 @@ type Payload = NodeJS.ReadableStream & { receivedEncodedLength?: number };
 export class JsonBytes {
   constructor(
     readonly bytes: Buffer,
-    /** The error Fastify's own parser answers for `text`: a body found bad elsewhere is refused in the same words. */
+    /** The error a small body `text` is refused with: a body found bad elsewhere is refused in the same words. */
     readonly refusal: (text: string) => Error,
   ) {}
 }
@@ -240,8 +267,10 @@ export function registerJsonBodies(app: FastifyInstance): void {
     return result;
   };
   app.removeContentTypeParser('application/json');
-  /** What Fastify's parser refuses `text` with. */
+  /** What a small body `text` is refused with: its shape, else what Fastify's parser says. */
   const refusal = (request: FastifyRequest, text: string): Error => {
+    const shape = shapeRefusal(text);
+    if (shape) return shape;
     let failure: Error | null = null;
     atOnce(request, text, (error) => (failure = error));
     return failure ?? new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY();
@@ -256,7 +285,10 @@ export function registerJsonBodies(app: FastifyInstance): void {
     }
     readText(request, payload as Payload).then(
       (text) => {
-        if (text.length <= LARGE_BODY) return atOnce(request, text, done);
+        if (text.length <= LARGE_BODY) {
+          const shape = shapeRefusal(text);
+          return shape ? done(shape, undefined) : atOnce(request, text, done);
+        }
         parseInSlices(text, (slice) => parse(request, slice)).then(
           (value) => done(null, value),
           (error: Error) => {

@@ -1,7 +1,7 @@
 // The database going away, busy or full never kills the server nor freezes it: requests meanwhile get a 503
 // with Retry-After and a clear message, the outage is logged once, and the server serves again by itself.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { createServer, Socket, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -189,6 +189,99 @@ describe('PostgreSQL going away (postgres)', () => {
   });
 });
 
+describe('PostgreSQL refusing connections (postgres)', () => {
+  // A TCP relay to PostgreSQL whose port can be closed, so that every new connection is refused (ECONNREFUSED), as
+  // when PostgreSQL is down, and opened again on the same port.
+  let relay: Server;
+  let port = 0;
+  const open = new Set<Socket>();
+  let app: FastifyInstance;
+  let fresh: Awaited<ReturnType<typeof freshPostgresDatabase>>;
+  let dataDir: string;
+  const upstream = new URL(TEST_DATABASE_URL);
+  const listen = () =>
+    new Promise<void>((ok) => {
+      relay = createServer((client) => {
+        const server = new Socket();
+        for (const socket of [client, server]) open.add(socket);
+        server.connect(Number(upstream.port || 5432), upstream.hostname);
+        client.pipe(server).pipe(client);
+        for (const [a, b] of [[client, server], [server, client]]) {
+          a.on('error', () => b.destroy());
+          a.on('close', () => {
+            open.delete(a);
+            b.destroy();
+          });
+        }
+      });
+      relay.listen(port, '127.0.0.1', () => {
+        port = (relay.address() as { port: number }).port;
+        ok();
+      });
+    });
+
+  beforeAll(async () => {
+    await listen();
+    fresh = await freshPostgresDatabase();
+    const viaRelay = new URL(fresh.url);
+    viaRelay.host = `127.0.0.1:${port}`;
+    dataDir = mkdtempSync(join(tmpdir(), 'panel-refused-'));
+    app = await buildApp({
+      log: () => {},
+      config: {
+        dataDir,
+        databaseUrl: viaRelay.toString(),
+        adminEmail: ADMIN.email,
+        adminPassword: ADMIN.password,
+        schemasDir: resolve('schemas'),
+        distDir: join(dataDir, 'no-dist'),
+        corsOrigins: [],
+        dbConnectTimeoutMs: 1000,
+        dbStatementTimeoutMs: 1000,
+      },
+    });
+  });
+  afterAll(async () => {
+    await app?.close();
+    for (const socket of open) socket.destroy();
+    relay?.close();
+    await fresh?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers a staff call, a login and device calls 503 ERR_UNAVAILABLE with Retry-After while connections are refused, and serves again after', async () => {
+    const token = await login(app);
+    const staff = () => app.inject({ url: '/v1/admin/platform/get', headers: { authorization: token } });
+    expect((await staff()).statusCode).toBe(200);
+
+    relay.close();
+    for (const socket of open) socket.destroy(); // the pool's connections die with PostgreSQL
+    await sleep(100);
+    const calls = {
+      staff,
+      login: () => app.inject({ method: 'POST', url: '/v1/user/login', payload: ADMIN }),
+      lookup: () => app.inject({ url: '/v1/combination/get?ipAddress=198.51.100.7&appInstallId=device-1' }),
+      report: () => app.inject({ method: 'POST', url: '/v1/appinfo/report', payload: { appInstallId: 'device-1' } }),
+    };
+    for (let round = 0; round < 2; round++) {
+      for (const [what, call] of Object.entries(calls)) {
+        const reply = await call();
+        expect([what, reply.statusCode, reply.headers['retry-after']]).toEqual([what, 503, '5']);
+        expect(reply.json()).toEqual({ result: false, code: 'ERR_UNAVAILABLE', message: expect.stringMatching(/The database is unreachable/) });
+      }
+    }
+
+    await listen();
+    let status = 0;
+    for (let i = 0; i < 20 && status !== 200; i++) {
+      status = (await staff()).statusCode;
+      if (status !== 200) await sleep(250);
+    }
+    expect(status).toBe(200);
+    expect((await calls.report()).statusCode).toBe(200);
+  });
+});
+
 describe('SQLite locked or full (sqlite)', () => {
   let app: FastifyInstance;
   let cleanup: () => Promise<void>;
@@ -252,5 +345,31 @@ describe('SQLite locked or full (sqlite)', () => {
       await sql.raw('pragma max_page_count = 1073741823').execute(app.engine.db);
     }
     expect((await call('/v1/admin/platform/add?name=room-again&maxVersion=1.2.3')).statusCode).toBe(200);
+  });
+
+});
+
+describe('SQLite file gone (sqlite)', () => {
+  it('answers a list 503 with Retry-After while its database file cannot be opened (moved away), and serves it again once it is back', async () => {
+    const { app, cleanup } = await startApp('sqlite', { log: () => {} });
+    try {
+      const token = await login(app);
+      const list = () => app.inject({ url: '/v1/admin/platform/get', headers: { authorization: token } });
+      // A list read's worker opens the file at its first read: here, after the file went away.
+      const file = join(app.engine.dataDir, 'panel.sqlite');
+      const moved = ['', '-wal', '-shm'].filter((suffix) => existsSync(file + suffix));
+      for (const suffix of moved) renameSync(file + suffix, `${file + suffix}.away`);
+      try {
+        const reply = await list();
+        expect([reply.statusCode, reply.headers['retry-after']]).toEqual([503, '5']);
+        expect(reply.json()).toEqual({ result: false, code: 'ERR_UNAVAILABLE', message: 'The database file cannot be opened or read; try again in a few seconds' });
+      } finally {
+        for (const suffix of moved) renameSync(`${file + suffix}.away`, file + suffix);
+      }
+      expect((await list()).statusCode).toBe(200);
+    } finally {
+      await app.close();
+      await cleanup();
+    }
   });
 });

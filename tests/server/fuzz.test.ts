@@ -1,5 +1,5 @@
-// Garbage on every route: wrong types, huge strings, unknown fields, __proto__ keys, bad JSON. Every answer
-// is a 4xx failure envelope and nothing is written.
+// Garbage on every route: wrong types, huge strings, unknown fields, __proto__ keys, bad JSON, JSON nested 10,000
+// deep or repeating a key. Every answer is a 4xx failure envelope and nothing is written.
 import { expect, it } from 'vitest';
 import { loadManifestDir } from '../../server/manifests.ts';
 import { ERROR_CODES, type ErrorCode } from '../../server/error-codes.ts';
@@ -12,6 +12,7 @@ routes.push({ method: 'POST', path: '/v1/user/login' }, { method: 'POST', path: 
 const tables = manifests.filter((m) => m.table && m.provides !== 'audit-log').map((m) => m.table!);
 
 const huge = 'x'.repeat(10 * 1024);
+const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 const queries: Record<string, string>[] = [
   { id: 'abc' },
   { id: '1', page: '-1' },
@@ -20,6 +21,9 @@ const queries: Record<string, string>[] = [
   { __proto__x: '1', constructor: 'x' },
   { sortBy: "name; drop table users" },
   { email: `${huge}@x.io`, password: 'long-enough-1', role: 'admin' },
+  // JSON values (the device lookup's platform, a combination's customBuildUrls) nested too deep or repeating a key.
+  { platform: `{"name": ${deep(3000)}}`, customBuildUrls: deep(3000), name: 'x', maxVersion: '1.2.3' },
+  { platform: '{"name": "a", "name": "b"}', customBuildUrls: '[{"a": 1, "a": 2}]', name: 'x', maxVersion: '1.2.3' },
 ];
 const bodies: string[] = [
   '{"email": "a@b.c", "password": ',
@@ -29,6 +33,10 @@ const bodies: string[] = [
   '{"constructor": {"prototype": {"x": 1}}}',
   JSON.stringify({ email: huge, password: huge }),
   JSON.stringify({ email: 7, password: false, extra: 'field' }),
+  deep(10_000),
+  `{"email": "a@b.c", "password": "long-enough-1", "goalParams": ${deep(5_000)}}`,
+  '{"email": "a@b.c", "email": "b@b.c", "password": "long-enough-1"}',
+  '{"id": 1, "x": {"a": 1, "b": [{"c": 1, "c": 2}]}}',
 ];
 
 forEachDialect('garbage on every route', (h) => {

@@ -1,6 +1,7 @@
 // A seeded generator of hostile requests for every route of the manifests: per field, values of the wrong type,
-// beyond the column's range, malformed formats, NUL bytes, markup, deep JSON; per route, unknown and
-// repeated keys, wrong and malformed bodies (multipart without a boundary, unterminated), HEAD, every role.
+// beyond the column's range, malformed formats, NUL bytes, markup, deep JSON, JSON repeating a key; per route,
+// unknown and repeated keys (in a query and in a JSON body, at its top or nested), wrong and malformed bodies
+// (multipart without a boundary, unterminated, JSON 20,000 deep), HEAD, every role.
 // Mixed with plausible values so that writes succeed too. The same seed gives the same requests.
 import type { InjectOptions } from 'fastify';
 import type { ActionDecl, FieldSchema, Manifest, Role } from '../../kernel/manifest/types.ts';
@@ -89,6 +90,7 @@ export function routesOf(manifests: Manifest[]): Route[] {
 }
 
 const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+const deepObject = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 const HOSTILE_TEXT = [
   '', ' ', '\0', 'a\0b', '%', '_', '\\', '%_\\', "'; drop table users; --", '" or 1=1 --', '<script>alert(1)</script>',
   '<img src=x onerror=alert(1)>', 'line\nforged log line', '\r\n\r\nHTTP/1.1 200 OK', '\u202e\u0000\uffff', '\ud800', '😀'.repeat(50),
@@ -101,7 +103,8 @@ const HOSTILE_NUMBERS = [
 ];
 const HOSTILE_JSON = [
   '{', '}', '[', 'null', '"text"', '1', 'true', '{}', '[]', '{"__proto__": {"polluted": 1}}', '{"constructor": {"prototype": {"x": 1}}}',
-  deep(5000), `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`, `[${'1,'.repeat(20000)}1]`, '{"a": "\\u0000"}', '[{"ip": "1.2.3.4", "vendor": "lg"}]',
+  deep(5000), deepObject(3000), deep(65), `[${'1,'.repeat(20000)}1]`, '{"a": "\\u0000"}', '[{"ip": "1.2.3.4", "vendor": "lg"}]',
+  '{"name": "a", "name": "b"}', '{"a": {"b": 1, "b": 2}}', '[{"ip": "1.2.3.4", "ip": "1.2.3.5", "vendor": "lg"}]',
 ];
 const FORMAT_VALUES: Record<string, string[]> = {
   email: ['a@', '@b', 'a@b', 'a b@c.io', `${'x'.repeat(300)}@x.io`, 'UPPER@CASE.IO'],
@@ -183,7 +186,11 @@ export function* hostileRequests(
   const typedHostile = (schema: FieldSchema): unknown =>
     chance(0.5)
       ? hostile(schema)
-      : pick<unknown>([null, true, false, 0, -1, 2147483648, 9223372036854776000, 1e308, -1e308, 0.1, [], {}, [1, 2], { a: { b: {} } }, 'x'.repeat(3000), JSON.parse(deep(2000))]);
+      : pick<unknown>([
+          null, true, false, 0, -1, 2147483648, 9223372036854776000, 1e308, -1e308, 0.1, [], {}, [1, 2], { a: { b: {} } }, 'x'.repeat(3000),
+          // Deep enough to be refused, within a device report's 16 KiB (its goalParams reached the row conversion: a 500).
+          JSON.parse(deep(2000)), JSON.parse(deepObject(2000)), JSON.parse(deepObject(65)),
+        ]);
 
   const file = (name: string, rule: { kind: string } | undefined): FormFile => {
     if (!rule || chance(0.4)) {
@@ -264,7 +271,10 @@ export function* hostileRequests(
         request.url = `${url}?${query.toString()}`;
       } else if (route.source === 'json') {
         headers['content-type'] = 'application/json';
-        request.payload = JSON.stringify(values);
+        let payload = JSON.stringify(values);
+        // A key repeated at the top (every field once more) or inside a value: JSON.parse would keep the last silently.
+        if (chance(0.05)) payload = payload === '{}' || chance(0.5) ? payload.replace(/^\{/, '{"x": {"a": 1, "a": 2}, ').replace(', }', '}') : `${payload.slice(0, -1)},${payload.slice(1)}`;
+        request.payload = payload;
       } else {
         const form: Record<string, string | FormFile> = stringify(values);
         for (const [name, rule] of Object.entries(route.files)) if (!chance(0.2)) form[name] = file(name, rule);

@@ -4,7 +4,9 @@ import { expect, it } from 'vitest';
 import { request } from 'node:http';
 import Fastify, { type RouteOptions } from 'fastify';
 import { BODY_LIMIT } from '../../server/app.ts';
-import { JsonBytes, LOOP_BODY_LIMIT, parseInSlices, registerJsonBodies } from '../../server/plugins/json-body.ts';
+import { installErrorHandlers } from '../../server/errors.ts';
+import { JsonBytes, LARGE_BODY, LOOP_BODY_LIMIT, parseInSlices, registerJsonBodies } from '../../server/plugins/json-body.ts';
+import { MAX_JSON_DEPTH, scanJsonShape } from '../../server/json-shape.ts';
 import { forEachDialect, startApp } from './harness.ts';
 
 const samples = [
@@ -31,6 +33,75 @@ it.each(['[1,,2]', '[1, 2,]', '{"a": 1,}', '[1, 2', '[1, 2]]', '{"a" 1, "b": 2}'
     for (const slice of [2, 4, 1000]) await expect(parseInSlices(text, JSON.parse, slice)).rejects.toThrow();
   },
 );
+
+const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+const nestedObject = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+
+it('finds nesting past the limit and a key repeated in one object, at any depth, and nothing in JSON without either', () => {
+  expect(scanJsonShape(nested(MAX_JSON_DEPTH), MAX_JSON_DEPTH)).toBeUndefined();
+  expect(scanJsonShape(nested(MAX_JSON_DEPTH + 1), MAX_JSON_DEPTH)).toEqual({ deeperThan: MAX_JSON_DEPTH });
+  expect(scanJsonShape(nestedObject(10_000), MAX_JSON_DEPTH)).toEqual({ deeperThan: MAX_JSON_DEPTH });
+  expect(scanJsonShape('[[1]]', MAX_JSON_DEPTH, MAX_JSON_DEPTH - 1)).toEqual({ deeperThan: MAX_JSON_DEPTH });
+  const repeated: [string, string][] = [
+    ['{"a": 1, "a": 2}', 'a'],
+    ['{"x": [{"b": {"c": 1, "d": 2, "c": 3}}]}', 'c'],
+    ['{"a\\u0062": 1, "ab": 2}', 'ab'], // the same key, one of them escaped
+    ['{"\\"": 1, "\\u0022": 2}', '"'],
+    [`{${Array.from({ length: 500 }, (_, i) => `"k${i}": ${i}`).join(', ')}, "k17": 0}`, 'k17'], // past the pairwise 8
+    ['[{"a": 1}, {"b": {"a": 1}}, {"c": 1, "c": 1}]', 'c'],
+  ];
+  for (const [text, key] of repeated) expect(scanJsonShape(text, MAX_JSON_DEPTH), text.slice(0, 40)).toEqual({ repeated: key });
+  for (const text of [...samples, '{"a": {"a": {"a": 1}}, "b": [{"a": 1}, {"a": 2}]}', '{"a": "\\"a\\": 1, ", "b": "{,[\\\\"}', '{"ab": 1, "a\\u0063": 2}']) {
+    expect(scanJsonShape(text, MAX_JSON_DEPTH), text.slice(0, 40)).toBeUndefined();
+  }
+});
+
+it('refuses a body nested too deep or repeating a key, whatever the slice, across the runs of one object too', async () => {
+  const members = Array.from({ length: 40 }, (_, i) => `"k${i}": {"v": [${i}, "${'x'.repeat(i)}"]}`).join(', ');
+  const refused = [
+    nested(10_000),
+    `{"list": [1, 2, ${nested(MAX_JSON_DEPTH)}], "z": 1}`,
+    `{${members}, "k3": 0}`,
+    `{"k3": 0, ${members}}`,
+    `[{"a": 1, "b": 2}, {"c": {"d": 1, "d": 2}}, ${'3, '.repeat(50)}4]`,
+    `{"big": ${JSON.stringify(Array.from({ length: 40 }, (_, i) => ({ i })))}, "big": 1}`,
+  ];
+  for (const text of refused) {
+    for (const slice of [8, 64, 1000, 1_000_000]) {
+      await expect(parseInSlices(text, JSON.parse, slice), `${text.slice(0, 30)} / ${slice}`).rejects.toMatchObject({
+        status: 400,
+        code: 'ERR_MALFORMED',
+        message: expect.stringMatching(/^The JSON body (nests deeper than 64 levels|repeats the key "(k3|d|big)" in one object)$/),
+      });
+    }
+  }
+  for (const slice of [8, 64]) expect(await parseInSlices(`{"a": ${nested(MAX_JSON_DEPTH - 1)}}`, JSON.parse, slice)).toEqual({ a: JSON.parse(nested(MAX_JSON_DEPTH - 1)) });
+});
+
+it('answers a body nested too deep or repeating a key 400 on the event loop, small or sliced', async () => {
+  const app = Fastify({ bodyLimit: 4 * 1024 * 1024 });
+  registerJsonBodies(app);
+  installErrorHandlers(app);
+  app.post('/echo', async (req) => req.body);
+  const post = (payload: string) => app.inject({ method: 'POST', url: '/echo', headers: { 'content-type': 'application/json' }, payload });
+  const filler = JSON.stringify(Array.from({ length: 40_000 }, (_, i) => ({ ip: `10.0.${i >> 8}.${i & 255}`, vendor: 'lg' })));
+  try {
+    for (const [body, message] of [
+      [nested(10_000), 'The JSON body nests deeper than 64 levels'],
+      [`{"a": 1, "b": {"c": 2, "c": 3}}`, 'The JSON body repeats the key "c" in one object'],
+      [`{"a": 1, "a": 2}`, 'The JSON body repeats the key "a" in one object'],
+      [`{"list": ${filler}, "deep": ${nested(10_000)}}`, 'The JSON body nests deeper than 64 levels'],
+      [`{"list": ${filler.replace('"vendor": "lg"', '"vendor": "lg", "ip": "x"').replace(/"vendor":"lg"}\]$/, '"vendor":"lg","ip":"y"}]')}}`, 'The JSON body repeats the key "ip" in one object'],
+      [`{"list": ${filler}, "list": 1}`, 'The JSON body repeats the key "list" in one object'],
+    ]) {
+      const reply = await post(body);
+      expect([body.length > LARGE_BODY, reply.statusCode, reply.json()]).toEqual([body.length > LARGE_BODY, 400, { result: false, code: 'ERR_MALFORMED', message }]);
+    }
+    expect((await post(`{"list": ${filler}, "deep": ${nested(MAX_JSON_DEPTH - 1)}}`)).statusCode).toBe(200);
+  } finally {
+    await app.close();
+  }
+});
 
 it('decodes a large body sent in pieces that cut its characters in two, and refuses one over the limit', async () => {
   const app = Fastify({ bodyLimit: 4 * 1024 * 1024 });
@@ -145,5 +216,67 @@ forEachDialect('large JSON bodies', (h) => {
     const poisonedKey = `{"__proto__": ${bigList().slice(8, -1)}, "ips": []}`;
     const refusedKey = await h.call('POST', '/v1/admin/testersIP/addArray', { token: h.tokens.admin, body: poisonedKey });
     expect([refusedKey.status, refusedKey.body.message]).toEqual([400, poisonedSmall.body.message]);
+  });
+});
+
+forEachDialect('hostile JSON on every path', (h) => {
+  const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+  const refused = (reply: { status: number; body: { code?: string; message?: string } }, message: RegExp) => {
+    expect([reply.status, reply.body.code]).toEqual([400, 'ERR_MALFORMED']);
+    expect(reply.body.message).toMatch(message);
+  };
+
+  it('answers a body 10,000 levels deep 400 on a staff call, a login and the IP import (read on its worker), small or large', async () => {
+    for (const url of ['/v1/admin/goalsAbtesting/add', '/v1/user/login', '/v1/admin/testersIP/addArray']) {
+      refused(await h.call('POST', url, { token: h.tokens.admin, body: deep(5_000) }), /^The JSON body nests deeper than 64 levels$/);
+    }
+    refused(await h.call('POST', '/v1/admin/goalsAbtesting/add', { token: h.tokens.admin, body: `{"goalName": ${deep(10_000)}}` }), /nests deeper/);
+    const list = Array.from({ length: 40_000 }, (_, i) => `{"ip": "81.0.${(i >> 8) & 255}.${i & 255}", "vendor": "lg"}`).join(',');
+    const large = await h.call('POST', '/v1/admin/testersIP/addArray', { token: h.tokens.admin, body: `{"ips": [${list}, ${deep(10_000)}]}` });
+    refused(large, /^The JSON body nests deeper than 64 levels$/);
+    expect(await h.count('tester_ips')).toBe(0);
+  });
+
+  it('answers a device report whose goalParams nests 5,000 deep 400, and one within the limit as usual', async () => {
+    expect((await h.admin('POST', '/v1/admin/goalsAbtesting/add', { body: { goalName: 'deep-goal' } })).status).toBe(200);
+    const report = (goalParams: string) =>
+      h.call('POST', '/v1/achievedGoals/report', { body: `{"appInstallId": "deep-device", "goalName": "deep-goal", "goalParams": ${goalParams}}` });
+    refused(await report(`{"a": ${deep(5_000)}}`), /^The JSON body nests deeper than 64 levels$/);
+    // Objects as deep as the device body limit (16 KiB) allows.
+    refused(await report(`${'{"a":'.repeat(2_500)}1${'}'.repeat(2_500)}`), /^The JSON body nests deeper than 64 levels$/);
+    refused(await report('{"a": 1, "a": 2}'), /^The JSON body repeats the key "a" in one object$/);
+    const within = await report(`${'{"a":'.repeat(40)}1${'}'.repeat(40)}`);
+    expect(within.body).toEqual({ result: true, data: { stuckingCount: 0 } });
+  });
+
+  it('refuses a key repeated at the top or deep in a body with 400 on every path, the IP import included', async () => {
+    refused(await h.admin('POST', '/v1/admin/goalsAbtesting/add', { body: '{"goalName": "a", "goalName": "b"}' }), /^The JSON body repeats the key "goalName" in one object$/);
+    refused(await h.call('POST', '/v1/user/login', { body: '{"email": "a@b.c", "password": {"x": 1, "y": [{"z": 1, "z": 1}]}}' }), /repeats the key "z"/);
+    const list = Array.from({ length: 40_000 }, (_, i) => `{"ip": "82.0.${(i >> 8) & 255}.${i & 255}", "vendor": "lg"}`);
+    list[39_999] = '{"ip": "82.1.0.1", "vendor": "lg", "vendor": "samsung"}';
+    refused(await h.admin('POST', '/v1/admin/testersIP/addArray', { body: `{"ips": [${list.join(',')}]}` }), /^The JSON body repeats the key "vendor" in one object$/);
+    refused(await h.admin('POST', '/v1/admin/testersIP/addArray', { body: '{"ips": [], "ips": []}' }), /repeats the key "ips"/);
+    expect(await h.count('tester_ips')).toBe(0);
+  });
+
+  it('answers an IP import whose ips is JSON text, not a list, 400 naming the field (the fuzzer found a 500)', async () => {
+    const reply = await h.admin('POST', '/v1/admin/testersIP/addArray', { body: { ips: '[{"ip": "1.2.3.4", "vendor": "lg"}]' } });
+    expect([reply.status, reply.body.message, reply.body.fields]).toEqual([400, 'ips must be a JSON array in the body, not text', [{ field: 'ips', message: 'ips must be a JSON array in the body, not text' }]]);
+    expect(await h.count('tester_ips')).toBe(0);
+  });
+
+  it('refuses JSON in a query nested too deep or repeating a key, naming the field: the device lookup and a staff call', async () => {
+    const lookup = (platform: string) => h.call('GET', '/v1/combination/get', { query: { platform } });
+    for (const [platform, problem] of [
+      [deep(10_000), 'it nests deeper than 64 levels'],
+      ['{"name": "tizen", "name": "webos"}', 'it repeats the key "name" in one object'],
+    ]) {
+      const reply = await lookup(platform);
+      expect([reply.status, reply.body.message, reply.body.fields]).toEqual([400, `Platform is not accepted JSON: ${problem}`, [{ field: 'platform', message: `Platform is not accepted JSON: ${problem}` }]]);
+    }
+    expect((await lookup('{"name": "tizen"}')).status).toBe(404);
+    const staff = await h.admin('GET', '/v1/admin/combination/add', { query: { customBuildUrls: `[${deep(1_000)}]` } });
+    expect([staff.status, staff.body.message]).toEqual([400, 'Custom build URLs is not accepted JSON: it nests deeper than 64 levels']);
+    expect(await h.count('combinations')).toBe(0);
   });
 });

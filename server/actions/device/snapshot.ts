@@ -6,7 +6,7 @@
 // changed); where the database cannot say (PostgreSQL), every part is reloaded in the background now and then.
 import type { Engine } from '../../crud/context.ts';
 import { fromDb } from '../../crud/rows.ts';
-import { AppError } from '../../errors.ts';
+import { UnavailableError } from '../../errors.ts';
 import { compareVersionsDesc } from '../versions.ts';
 import { ipRanges, type IpRanges } from './ip-ranges.ts';
 
@@ -332,7 +332,9 @@ class Part<T> {
       } catch (error) {
         // The database is away: an older copy answers rather than nothing.
         if (this.current !== undefined) return this.current;
-        throw new AppError(503, `The device lookup cannot read its data yet: ${(error as Error).message}`);
+        // Retry-After as the outage says, so that a device comes back when the database may be.
+        const retryAfter = error instanceof UnavailableError ? error.retryAfterSeconds : 5;
+        throw new UnavailableError(`The device lookup cannot read its data yet: ${(error as Error).message}`, retryAfter);
       }
     }
     return this.current;
