@@ -1,21 +1,25 @@
 // Staff calls and /healthz while devices flood the public calls (issue 32): the staff list and /healthz alone, then
-// while 30 addresses each send every device call their rate limit lets through (the bucket's burst, then the
-// per-minute rate), every one of them a write: a new device joining an A/B collection through the lookup, an app
+// while 30 addresses each send every device call their rate limit lets through, twice: starting with their buckets
+// full (a burst of PUBLIC_RATE_BURST calls each, then the per-minute rate), and at the rate alone (what they can keep up
+// once the burst is spent, as every minute after an attack's first), every one of them a write: a new device joining an A/B collection through the lookup, an app
 // info report, an achieved goal. Throughput and p99 during the flood as ratios of idle, on SQLite and PostgreSQL,
 // with the device budget off (as before issue 32) and on, in one run. The staff's calls come from one process, the
 // devices' from another, from 127.0.0.10-39 (each its own address on the loopback). Both share this machine's
 // cores with the server, which a real flood from elsewhere would not: the ratios are the worse for it.
-//   npm run bench -- device-flood [--seconds 5] [--rounds 3] [--dialect sqlite|postgres]
+//   npm run bench -- device-flood [--seconds 5] [--rounds 3] [--dialect sqlite|postgres] [--burst N]
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { ADMIN, startApp, type Dialect } from '../tests/server/harness.ts';
 import { DEFAULT_DEVICE_WRITES, registerDeviceWrites, type DeviceWritesOptions } from '../server/actions/device/budget.ts';
 import { option } from './options.ts';
+import { defaultBurst } from '../server/config.ts';
 
 const SECONDS = Number(option('seconds', '5'));
 const ROUNDS = Number(option('rounds', '3'));
 const ADDRESSES = 30;
 const PER_MINUTE = 600;
+/** Calls an address may send at once: the server's default (PUBLIC_RATE_BURST), or --burst (600: before issue 32). */
+const BURST = Number(option('burst', String(defaultBurst(PER_MINUTE))));
 /** Connections each flooding address keeps busy. */
 const IN_FLIGHT = 4;
 /** Connections looping each staff call. */
@@ -40,7 +44,7 @@ interface Phase {
 /** The load, in a separate node process: staff loops, /healthz loops and, with `flood`, the devices. */
 const LOADER = `
 const http = require('node:http');
-const { base, token, seconds, flood, addresses, perMinute, inFlight, staff, subnet } = JSON.parse(process.env.LOAD);
+const { base, token, seconds, flood, addresses, perMinute, burst, inFlight, staff, subnet, startTokens } = JSON.parse(process.env.LOAD);
 const until = Date.now() + seconds * 1000;
 const figures = () => ({ times: [], statuses: {} });
 const out = { list: figures(), health: figures(), devices: figures() };
@@ -67,12 +71,12 @@ for (let i = 0; i < staff; i++) {
 if (flood) {
   for (let a = 0; a < addresses; a++) {
     const agent = new http.Agent({ keepAlive: true, maxSockets: inFlight, localAddress: '127.0.' + subnet + '.' + (10 + a) });
-    // The client keeps to the server's limit: a full bucket of perMinute calls, refilled at perMinute a minute.
-    let tokens = perMinute, at = Date.now(), n = 0;
+    // The client keeps to the server's limit: a bucket of burst calls, refilled at perMinute a minute.
+    let tokens = startTokens, at = Date.now(), n = 0;
     const take = async () => {
       for (;;) {
         const now = Date.now();
-        tokens = Math.min(perMinute, tokens + ((now - at) * perMinute) / 60000);
+        tokens = Math.min(burst, tokens + ((now - at) * perMinute) / 60000);
         at = now;
         if (tokens >= 1) { tokens -= 1; return; }
         await new Promise((r) => setTimeout(r, Math.ceil(((1 - tokens) * 60000) / perMinute)));
@@ -117,10 +121,14 @@ function loader(load: Record<string, unknown>): Promise<Omit<Phase, 'elu'>> {
   });
 }
 
-/** The staff's loops for SECONDS, with the devices' flood from another process (as from other machines) around them. */
-async function phase(base: string, token: string, flood: boolean, subnet = 0): Promise<Phase> {
+/**
+ * The staff's loops for SECONDS, with the devices' flood from another process (as from other machines) around them:
+ * 'burst' starts every address with its bucket full (PER_MINUTE calls at once, then the rate), 'steady' at the rate
+ * alone (the buckets drained by an earlier burst: what 30 addresses can keep up).
+ */
+async function phase(base: string, token: string, flood: false | 'burst' | 'steady', subnet = 0): Promise<Phase> {
   const elu = performance.eventLoopUtilization();
-  const common = { base, token, addresses: ADDRESSES, perMinute: PER_MINUTE, inFlight: IN_FLIGHT, subnet };
+  const common = { base, token, addresses: ADDRESSES, perMinute: PER_MINUTE, burst: BURST, inFlight: IN_FLIGHT, subnet, startTokens: flood === 'burst' ? BURST : 0 };
   const [staff, devices] = await Promise.all([
     loader({ ...common, seconds: SECONDS, flood: false, staff: STAFF_CONNECTIONS }),
     flood ? loader({ ...common, seconds: SECONDS + 0.5, flood: true, staff: 0 }) : undefined,
@@ -165,6 +173,7 @@ interface Variant {
   writes: Partial<DeviceWritesOptions>;
   idle: Phase[];
   flood: Phase[];
+  steady: Phase[];
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -180,22 +189,24 @@ function report(v: Variant): void {
       return all;
     }, {}),
   });
-  const ratios = (key: 'list' | 'health', of: 'rps' | 'p99') => v.flood.map((p, i) => p[key][of] / v.idle[i][key][of]);
+  const ratios = (phases: Phase[], key: 'list' | 'health', of: 'rps' | 'p99') => phases.map((p, i) => p[key][of] / v.idle[i][key][of]);
   console.log(`  ${v.name}`);
   for (const [label, key] of [['staff list', 'list'], ['/healthz', 'health']] as const) {
-    const idle = pick(v.idle, key);
-    const flood = pick(v.flood, key);
-    const odd = Object.keys(flood.statuses).some((s) => s !== '200') ? `  (${statuses(flood)})` : '';
-    console.log(`    ${label.padEnd(11)} idle   ${fmt(idle)}`);
-    console.log(`    ${''.padEnd(11)} flood  ${fmt(flood)}   throughput ${median(ratios(key, 'rps')).toFixed(2)}x, p99 ${median(ratios(key, 'p99')).toFixed(2)}x${odd}`);
+    console.log(`    ${label.padEnd(11)} idle   ${fmt(pick(v.idle, key))}`);
+    for (const [kind, phases] of [['burst', v.flood], ['steady', v.steady]] as const) {
+      const flood = pick(phases, key);
+      const odd = Object.keys(flood.statuses).some((s) => s !== '200') ? `  (${statuses(flood)})` : '';
+      console.log(`    ${''.padEnd(11)} ${kind.padEnd(6)} ${fmt(flood)}   throughput ${median(ratios(phases, key, 'rps')).toFixed(2)}x, p99 ${median(ratios(phases, key, 'p99')).toFixed(2)}x${odd}`);
+    }
   }
-  console.log(`    devices     flood  ${fmt(pick(v.flood, 'devices'))}   ${statuses(pick(v.flood, 'devices'))} (all rounds)`);
+  console.log(`    devices     burst  ${fmt(pick(v.flood, 'devices'))}   ${statuses(pick(v.flood, 'devices'))} (all rounds)`);
+  console.log(`    devices     steady ${fmt(pick(v.steady, 'devices'))}   ${statuses(pick(v.steady, 'devices'))} (all rounds)`);
   console.log(`    event loop busy ${(median(v.idle.map((p) => p.elu)) * 100).toFixed(0)}% idle, ${(median(v.flood.map((p) => p.elu)) * 100).toFixed(0)}% flood`);
 }
 
 /** One server per dialect; the variants take turns within each round, so a change in the machine's load meets them all. */
 async function run(dialect: Dialect, variants: Variant[]): Promise<void> {
-  const { app, cleanup } = await startApp(dialect, { config: { publicRateLimit: { perMinute: PER_MINUTE } } });
+  const { app, cleanup } = await startApp(dialect, { config: { publicRateLimit: { perMinute: PER_MINUTE, burst: BURST } } });
   try {
     await seed(app);
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -210,7 +221,8 @@ async function run(dialect: Dialect, variants: Variant[]): Promise<void> {
         registerDeviceWrites(app.engine, v.writes);
         v.idle.push(await phase(base, token, false));
         // Each flood from addresses the limit has not seen yet, so each starts with full buckets.
-        v.flood.push(await phase(base, token, true, ++subnet));
+        v.flood.push(await phase(base, token, 'burst', ++subnet));
+        v.steady.push(await phase(base, token, 'steady', ++subnet));
       }
     }
     for (const v of variants) report(v);
@@ -225,11 +237,11 @@ export async function deviceFlood(): Promise<void> {
   const only = option('dialect', '');
   for (const dialect of ['sqlite', 'postgres'] as Dialect[]) {
     if (only && only !== dialect) continue;
-    console.log(`device flood (${dialect}: ${ADDRESSES} addresses at ${PER_MINUTE}/min each, ${IN_FLIGHT} connections each; staff: ${STAFF_CONNECTIONS} connections per call; ${SECONDS} s per phase; medians of ${ROUNDS} rounds)`);
+    console.log(`device flood (${dialect}: ${ADDRESSES} addresses at ${PER_MINUTE}/min each, bursts of ${BURST}, ${IN_FLIGHT} connections each; staff: ${STAFF_CONNECTIONS} connections per call; ${SECONDS} s per phase; medians of ${ROUNDS} rounds)`);
     await run(dialect, [
       // Before issue 32: every device write ran at once in its own transaction.
-      { name: 'no device budget (before)', writes: { atOnce: 1_000_000, queued: 1_000_000_000, batch: 1, maxWaitMs: 1_000_000_000, share: 1 }, idle: [], flood: [] },
-      { name: 'device budget (the defaults)', writes: DEFAULT_DEVICE_WRITES[dialect], idle: [], flood: [] },
+      { name: 'no device budget (before)', writes: { atOnce: 1_000_000, queued: 1_000_000_000, batch: 1, maxWaitMs: 1_000_000_000, share: 1 }, idle: [], flood: [], steady: [] },
+      { name: 'device budget (the defaults)', writes: DEFAULT_DEVICE_WRITES[dialect], idle: [], flood: [], steady: [] },
     ]);
   }
 }

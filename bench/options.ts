@@ -5,7 +5,7 @@
 const fromNpm = (name: string): string | undefined => process.env[`npm_config_${name.replace(/-/g, '_')}`];
 
 /** Every flag of the benches that takes a value (npm turns each into a switch when `--` is missing). */
-const VALUED = ['rows', 'keep', 'seconds', 'rounds', 'round-seconds', 'dialect', 'read-workers', 'heavy', 'runs', 'lines', 'file-lines', 'ip-lines', 'before', 'mib', 'cases', 'logins'];
+const VALUED = ['rows', 'keep', 'seconds', 'rounds', 'round-seconds', 'dialect', 'read-workers', 'heavy', 'runs', 'lines', 'file-lines', 'ip-lines', 'before', 'mib', 'cases', 'logins', 'burst'];
 
 /** What the scale report may skip with `--no-name`. */
 const SWITCHES = ['lists', 'client', 'ip-import', 'json-body'];

@@ -13,7 +13,7 @@
 //   npm run bench read-workers [--rows N] [--seconds S] [--dialect D] [--heavy contains|relation]   /healthz and the lookup under heavy lists, per setting of the list reads
 //   npm run bench json-body [--mib 51]   the longest event-loop stall while a large JSON body is received and parsed
 //   npm run bench lost-update   20 edits at once from one version, 5 rounds, per dialect: how many were accepted (not part of `all`)
-//   npm run bench -- device-flood [--seconds 5] [--rounds 3] [--dialect D]   staff list and /healthz idle vs while 30 addresses flood the device calls
+//   npm run bench -- device-flood [--seconds 5] [--rounds 3] [--dialect D] [--burst N]   staff list and /healthz idle vs while 30 addresses flood the device calls
 //   npm run bench floods [--logins 1000] [--seconds 5] [--rounds 3] [--dialect D]   staff lists and /healthz alone and during a flood of anonymous wrong logins (not part of `all`)
 //   npm run bench fuzz [perRoute] [seed]   the long fuzzer run on SQLite and PostgreSQL (not part of `all`)
 import { bundleSizes } from './bundle.ts';

@@ -15,7 +15,7 @@ export interface Config {
   /** Proxies whose X-Forwarded-For is believed (addresses or CIDRs); empty = the socket's address is the client's. */
   trustedProxies: string[];
   /** Public device calls per minute per client address (PUBLIC_RATE_LIMIT); see docs/device-api.md. */
-  publicRateLimit: { perMinute: number };
+  publicRateLimit: { perMinute: number; burst?: number };
   /** The device calls' writes: transactions at once and writes waiting (DEVICE_WRITES_AT_ONCE, DEVICE_WRITES_QUEUED); see server/actions/device/budget.ts. */
   deviceWrites?: { atOnce?: number; queued?: number; batch?: number; maxWaitMs?: number; share?: number };
   schemasDir: string;
@@ -65,6 +65,9 @@ export interface GitlabConfig {
   /** How long one request to GitLab may take. */
   timeoutMs: number;
 }
+
+/** Device calls one address may send at once by default: six seconds of its rate (60 at the default 600 a minute). */
+export const defaultBurst = (perMinute: number) => Math.max(1, Math.round(perMinute / 10));
 
 export const DEFAULT_SESSION_IDLE = '12h';
 export const DEFAULT_SESSION_LIFETIME = '30d';
@@ -117,7 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.ADMIN_PASSWORD || undefined,
     corsOrigins: list(env.CORS_ORIGINS),
     trustedProxies: list(env.TRUSTED_PROXIES),
-    publicRateLimit: { perMinute },
+    publicRateLimit: { perMinute, burst: wholeNumber(env, 'PUBLIC_RATE_BURST') ?? defaultBurst(perMinute) },
     deviceWrites: { atOnce: wholeNumber(env, 'DEVICE_WRITES_AT_ONCE'), queued: wholeNumber(env, 'DEVICE_WRITES_QUEUED') },
     schemasDir: resolve(env.SCHEMAS_DIR ?? 'schemas'),
     distDir: resolve(env.DIST_DIR ?? 'dist'),

@@ -2,17 +2,24 @@
 // (request.ip, which follows X-Forwarded-For only through TRUSTED_PROXIES): an IPv4 address, or an IPv6 /64 (one
 // subscriber's network: a client given a /64 picks any of its 2^64 addresses, so counting single addresses let 700
 // of 700 calls from one /64 through). Over the limit a call is answered 429 with Retry-After before any handler
-// runs. One process keeps a token bucket per address in memory; with REDIS_URL (several processes) the count is
-// shared in Redis, a sliding minute per address, so an address gets the same limit however its calls are spread
-// over the processes. Redis unreachable or slow: each process falls back to its own buckets (and says so once), so
+// runs. One process keeps a token bucket per address in memory (PUBLIC_RATE_BURST calls at once, refilled at
+// PUBLIC_RATE_LIMIT a minute); with REDIS_URL (several processes) the count is shared in Redis, a sliding window per
+// address (the burst in the time the rate takes to send it), so an address gets the same limit however its calls
+// are spread over the processes. Redis unreachable or slow: each process falls back to its own buckets (and says so once), so
 // the device lookup never depends on Redis being up.
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import { createClient } from 'redis';
 
 export interface PublicRateLimit {
-  /** Calls per minute per address, which is also how many may come at once (the bucket's size). */
+  /** Calls per minute per address. */
   perMinute: number;
+  /**
+   * Calls one address may send at once before the per-minute rate applies (the bucket's size; PUBLIC_RATE_BURST);
+   * perMinute when absent. A bucket as large as the minute let 30 addresses send 18,000 calls in a few seconds, which
+   * no event loop serves beside the staff's calls; a TV makes a few calls when it starts.
+   */
+  burst?: number;
 }
 
 export const DEFAULT_PUBLIC_RATE_LIMIT: PublicRateLimit = { perMinute: 600 };
@@ -46,11 +53,13 @@ interface Bucket {
 export class AddressBuckets {
   private readonly buckets = new Map<string, Bucket>();
   private readonly perMs: number;
+  /** `perMinute` calls a minute refill a bucket of `size` calls (perMinute when not given). */
   constructor(
-    private readonly size: number,
+    perMinute: number,
     private readonly maxAddresses = MAX_ADDRESSES,
+    private readonly size = perMinute,
   ) {
-    this.perMs = size / 60_000;
+    this.perMs = perMinute / 60_000;
   }
 
   private level(bucket: Bucket, now: number): number {
@@ -89,7 +98,7 @@ export class AddressBuckets {
 const SHARED_WAIT_MS = 250;
 const MINUTE_MS = 60_000;
 
-// One sliding minute per address, from two fixed windows: the current one's count plus the previous one's, weighted
+// One sliding window per address (a minute, or the time the rate takes to send a burst), from two fixed windows: the current one's count plus the previous one's, weighted
 // by how much of it the minute still covers. A call past the limit is not counted (as in the local bucket), so a
 // client that keeps calling regains calls as the minute slides. Both keys carry the address as hash tag (one slot).
 const SLIDING_MINUTE = `
@@ -121,6 +130,8 @@ export interface SharedLimitOptions {
   /** REDIS_PREFIX: keys are `<prefix>:public-rate:{<address>}:<window>`. */
   prefix: string;
   perMinute: number;
+  /** Calls at once (perMinute when absent): the window is the time the rate takes to send them, its limit the burst. */
+  burst?: number;
   /** This process's own buckets: what counts while Redis cannot. */
   local: AddressBuckets;
   /** Where the fallback and the recovery are told, once each time. */
@@ -135,7 +146,11 @@ export class SharedLimit {
   private closed = false;
   /** Until the first connection attempt ends, calls are counted here without a word (the process is starting). */
   private starting = true;
+  /** The sliding window: `limit` calls in `windowMs` (a burst of 60 at 600 a minute: 60 calls in any 6 s). */
+  private readonly window: { limit: number; windowMs: number };
   constructor(private readonly options: SharedLimitOptions) {
+    const limit = options.burst ?? options.perMinute;
+    this.window = { limit, windowMs: Math.max(1000, Math.round((MINUTE_MS * limit) / options.perMinute)) };
     // No offline queue: while Redis is away a call is not held back waiting for it, it is counted here.
     this.client = createClient({
       url: options.url,
@@ -187,18 +202,19 @@ export class SharedLimit {
       if (!this.starting) this.fallBack('not connected');
       return this.options.local.take(address, now);
     }
-    const window = Math.floor(now / MINUTE_MS);
-    const elapsed = now - window * MINUTE_MS;
+    const { limit, windowMs } = this.window;
+    const window = Math.floor(now / windowMs);
+    const elapsed = now - window * windowMs;
     const key = (w: number) => `${this.options.prefix}:public-rate:{${address}}:${w}`;
     let timer: NodeJS.Timeout | undefined;
     try {
       const answer = await Promise.race([
-        this.run([key(window), key(window - 1)], [String(this.options.perMinute), String(1 - elapsed / MINUTE_MS), String(2 * MINUTE_MS)]),
+        this.run([key(window), key(window - 1)], [String(limit), String(1 - elapsed / windowMs), String(2 * windowMs)]),
         new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer in ${SHARED_WAIT_MS} ms`)), SHARED_WAIT_MS))),
       ]);
       this.recovered();
       const [allowed, current, previous] = answer.map(Number);
-      return allowed ? 0 : slidingWait(this.options.perMinute, current, previous, elapsed);
+      return allowed ? 0 : slidingWait(limit, current, previous, elapsed, windowMs);
     } catch (error) {
       this.fallBack((error as Error).message);
       return this.options.local.take(address, now);
@@ -229,14 +245,14 @@ export function registerPublicRateLimit(
   limit: PublicRateLimit = DEFAULT_PUBLIC_RATE_LIMIT,
   shared?: { url: string; prefix: string; log?: (line: string) => void },
 ): void {
-  const buckets = new AddressBuckets(limit.perMinute);
+  const buckets = new AddressBuckets(limit.perMinute, MAX_ADDRESSES, limit.burst);
   app.decorate('publicBuckets', buckets);
   const timer = setInterval(() => buckets.prune(), 60_000);
   timer.unref();
   app.addHook('onClose', async () => clearInterval(timer));
   if (!shared) return;
   const log = shared.log ?? ((line: string) => console.error(line));
-  const sharedLimit = new SharedLimit({ url: shared.url, prefix: shared.prefix, perMinute: limit.perMinute, local: buckets, log });
+  const sharedLimit = new SharedLimit({ url: shared.url, prefix: shared.prefix, perMinute: limit.perMinute, burst: limit.burst, local: buckets, log });
   app.decorate('publicSharedLimit', sharedLimit);
   app.addHook('onClose', async () => sharedLimit.close());
 }

@@ -3,6 +3,7 @@
 // per-address rate limit of every public call, and X-Forwarded-For from a trusted proxy. Both dialects.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reportAppInfo } from '../../server/actions/device/reports.ts';
+import { loadConfig } from '../../server/config.ts';
 import { AddressBuckets } from '../../server/plugins/public-rate-limit.ts';
 import { dropBuild, whitelabelForm } from './catalogue-fixtures.ts';
 import { forEachDialect } from './harness.ts';
@@ -164,6 +165,24 @@ describe('address buckets', () => {
     expect(buckets.take('a', 1001)).toBe(1);
   });
 
+  it('lets a burst smaller than the minute through at once, then paces the rest at the per-minute rate', () => {
+    const buckets = new AddressBuckets(600, 100, 60);
+    for (let i = 0; i < 60; i++) expect(buckets.take('a', 0)).toBe(0);
+    expect(buckets.take('a', 0)).toBe(1);
+    // 600 a minute: one call every 100 ms once the burst is spent.
+    expect(buckets.take('a', 99)).toBe(1);
+    expect(buckets.take('a', 101)).toBe(0);
+    expect(buckets.take('a', 150)).toBe(1);
+  });
+
+  it('takes a tenth of PUBLIC_RATE_LIMIT as the burst unless PUBLIC_RATE_BURST says otherwise', () => {
+    expect(loadConfig({}).publicRateLimit).toEqual({ perMinute: 600, burst: 60 });
+    expect(loadConfig({ PUBLIC_RATE_LIMIT: '6000' }).publicRateLimit).toEqual({ perMinute: 6000, burst: 600 });
+    expect(loadConfig({ PUBLIC_RATE_LIMIT: '5' }).publicRateLimit).toEqual({ perMinute: 5, burst: 1 });
+    expect(loadConfig({ PUBLIC_RATE_BURST: '200' }).publicRateLimit).toEqual({ perMinute: 600, burst: 200 });
+    expect(() => loadConfig({ PUBLIC_RATE_BURST: 'lots' })).toThrow('PUBLIC_RATE_BURST is not a positive whole number: lots');
+  });
+
   it('keeps at most its number of addresses, forgetting full buckets first', () => {
     const buckets = new AddressBuckets(10, 3);
     buckets.take('a', 0);
@@ -232,4 +251,20 @@ forEachDialect(
   },
   // Room for each address's burst; a queue of device writes shorter than the flood's 900, so it goes past it.
   { config: { publicRateLimit: { perMinute: PER_MINUTE }, deviceWrites: { queued: 500 } } },
+);
+
+forEachDialect(
+  'a device burst',
+  (h) => {
+    it('answers an address its burst at once and 429 with Retry-After past it, whatever its per-minute rate', async () => {
+      const lookup = () => h.app.inject({ method: 'GET', url: '/v1/combination/get', remoteAddress: '198.51.100.77' });
+      const statuses = [];
+      for (let i = 0; i < 5; i++) statuses.push((await lookup()).statusCode);
+      expect(statuses).toEqual([404, 404, 404, 429, 429]);
+      const refused = await lookup();
+      expect(refused.headers['retry-after']).toBe('1');
+      expect((await h.app.inject({ method: 'GET', url: '/v1/combination/get', remoteAddress: '198.51.100.78' })).statusCode).toBe(404);
+    });
+  },
+  { config: { publicRateLimit: { perMinute: 600, burst: 3 } } },
 );

@@ -103,6 +103,24 @@ describe('the public calls limit shared through Redis', () => {
     expect(await limiters[1].take('203.0.113.5')).toBeGreaterThan(0);
   });
 
+  it('share a burst smaller than the minute: its calls pass on either at once up to the burst, then both refuse for a moment', async () => {
+    const prefix = `wl-panel-test-${randomBytes(6).toString('hex')}`;
+    const burstLimiters = [0, 1].map(() => new SharedLimit({ url: REDIS.href, prefix, perMinute: 60, burst: 4, local: new AddressBuckets(60, 100, 4), log: () => {} }));
+    try {
+      for (const end = Date.now() + 5000; burstLimiters.some((l) => !l.shared) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
+      const waits = [];
+      for (let i = 0; i < 6; i++) waits.push(await burstLimiters[i % 2].take('203.0.113.60'));
+      expect(waits.slice(0, 4)).toEqual([0, 0, 0, 0]);
+      // 4 calls at 60 a minute: a 4 s window, so the refused wait at most that long, not a minute.
+      for (const wait of waits.slice(4)) {
+        expect(wait).toBeGreaterThanOrEqual(1);
+        expect(wait).toBeLessThanOrEqual(8);
+      }
+    } finally {
+      for (const limiter of burstLimiters) await limiter.close();
+    }
+  });
+
   it('tells a refused address when it may call again, as the minute slides', () => {
     // Limit 10. 20 calls in the previous window, 30 s into this one: half of them still count (10), and one more
     // call fits once a twentieth of the minute has passed.
