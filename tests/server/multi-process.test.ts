@@ -69,7 +69,7 @@ describe('two server processes on one PostgreSQL and one Redis', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'panel-multi-'));
     database = await freshPostgresDatabase();
     // The device calls' limit is low enough to reach in a test, high enough for the lookups of the other cases.
-    const env = { DATABASE_URL: database.url, REDIS_URL, REDIS_PREFIX: prefix, PUBLIC_RATE_LIMIT: String(DEVICE_CALLS_PER_MINUTE), TRUSTED_PROXIES: '127.0.0.1' };
+    const env = { DATABASE_URL: database.url, REDIS_URL, REDIS_PREFIX: prefix, PUBLIC_RATE_LIMIT: String(DEVICE_CALLS_PER_MINUTE), PUBLIC_RATE_BURST: String(DEVICE_CALLS_PER_MINUTE), TRUSTED_PROXIES: '127.0.0.1' };
     // Both at the same moment, on the empty database and one DATA_DIR (uploads and builds are shared files).
     [a, b] = await Promise.all([startServerProcess(dataDir, env), startServerProcess(dataDir, env)]);
     tokenA = await a.login();
