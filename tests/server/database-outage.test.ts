@@ -20,6 +20,24 @@ async function login(app: FastifyInstance): Promise<string> {
   return reply.json().data.token;
 }
 
+/** A server whose PostgreSQL is reached through a relay the test controls, with one-second time limits. */
+function appThroughRelay(databaseUrl: URL, dataDir: string, log: (line: string) => void): Promise<FastifyInstance> {
+  return buildApp({
+    log,
+    config: {
+      dataDir,
+      databaseUrl: databaseUrl.toString(),
+      adminEmail: ADMIN.email,
+      adminPassword: ADMIN.password,
+      schemasDir: resolve('schemas'),
+      distDir: join(dataDir, 'no-dist'),
+      corsOrigins: [],
+      dbConnectTimeoutMs: 1000,
+      dbStatementTimeoutMs: 1000,
+    },
+  });
+}
+
 async function terminateBackends(database: string): Promise<number> {
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await client.connect();
@@ -136,20 +154,7 @@ describe('PostgreSQL going away (postgres)', () => {
       const viaRelay = new URL(fresh.url);
       viaRelay.host = `127.0.0.1:${(relay.address() as { port: number }).port}`;
       dataDir = mkdtempSync(join(tmpdir(), 'panel-silent-'));
-      app = await buildApp({
-        log: (line) => lines.push(line),
-        config: {
-          dataDir,
-          databaseUrl: viaRelay.toString(),
-          adminEmail: ADMIN.email,
-          adminPassword: ADMIN.password,
-          schemasDir: resolve('schemas'),
-          distDir: join(dataDir, 'no-dist'),
-          corsOrigins: [],
-          dbConnectTimeoutMs: 1000,
-          dbStatementTimeoutMs: 1000,
-        },
-      });
+      app = await appThroughRelay(viaRelay, dataDir, (line) => lines.push(line));
     });
     afterAll(async () => {
       silent = false;
@@ -226,20 +231,7 @@ describe('PostgreSQL refusing connections (postgres)', () => {
     const viaRelay = new URL(fresh.url);
     viaRelay.host = `127.0.0.1:${port}`;
     dataDir = mkdtempSync(join(tmpdir(), 'panel-refused-'));
-    app = await buildApp({
-      log: () => {},
-      config: {
-        dataDir,
-        databaseUrl: viaRelay.toString(),
-        adminEmail: ADMIN.email,
-        adminPassword: ADMIN.password,
-        schemasDir: resolve('schemas'),
-        distDir: join(dataDir, 'no-dist'),
-        corsOrigins: [],
-        dbConnectTimeoutMs: 1000,
-        dbStatementTimeoutMs: 1000,
-      },
-    });
+    app = await appThroughRelay(viaRelay, dataDir, () => {});
   });
   afterAll(async () => {
     await app?.close();
