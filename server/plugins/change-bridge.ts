@@ -12,6 +12,35 @@ import type { Engine } from '../crud/context.ts';
 import { isPostgresUrl } from '../db/database.ts';
 
 export const CHANGES_CHANNEL = 'panel_changes';
+/** A NOTIFY payload stays under PostgreSQL's 8,000 bytes. */
+const MAX_PAYLOAD = 7000;
+
+/**
+ * The payloads that carry `changes` from process `from`: as many changes each as fit in MAX_PAYLOAD characters (one
+ * larger than that alone goes in a payload of its own, ids dropped: the receivers then reload the entity whole).
+ * @example notifyChunks('me', [{ entity: 'appinfo', path: '/v1/appinfo/report' }]) // ['{"from":"me","changes":[...]}']
+ */
+export function notifyChunks(from: string, changes: object[]): string[] {
+  const chunks: string[] = [];
+  let parts: string[] = [];
+  let size = 0;
+  const head = `{"from":${JSON.stringify(from)},"changes":[`;
+  const close = () => {
+    if (parts.length) chunks.push(`${head}${parts.join(',')}]}`);
+    parts = [];
+    size = head.length + 2;
+  };
+  close();
+  for (const change of changes) {
+    let text = JSON.stringify(change);
+    if (head.length + 2 + text.length > MAX_PAYLOAD) text = JSON.stringify({ ...change, ids: undefined });
+    if (size + text.length + 1 > MAX_PAYLOAD) close();
+    parts.push(text);
+    size += text.length + 1;
+  }
+  close();
+  return chunks;
+}
 const RECONNECT_MS = 2000;
 
 export function bridgeChanges(app: FastifyInstance, engine: Engine, databaseUrl: string | undefined): void {
@@ -22,10 +51,26 @@ export function bridgeChanges(app: FastifyInstance, engine: Engine, databaseUrl:
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
 
+  // The changes of one turn of the event loop go out together, in as few NOTIFYs as their size allows: a device
+  // flood wrote one NOTIFY per device write, a round trip through the pool each.
+  // One after the other, on one connection of the pool at a time, so the other processes hear them in order.
+  let pending: object[] = [];
+  let sending = Promise.resolve();
+  const flush = () => {
+    const changes = pending;
+    pending = [];
+    for (const chunk of notifyChunks(me, changes)) {
+      sending = sending.then(() =>
+        sql`select pg_notify(${CHANGES_CHANNEL}, ${chunk})`
+          .execute(engine.db)
+          .then(() => undefined, (error) => console.error('change notify failed:', (error as Error).message)),
+      );
+    }
+  };
   const stopFeed = engine.changes.on((change) => {
     if (relaying) return;
-    const payload = JSON.stringify({ from: me, entity: change.entity, path: change.path, ids: change.ids, by: change.by, at: change.at });
-    sql`select pg_notify(${CHANGES_CHANNEL}, ${payload})`.execute(engine.db).catch((error) => console.error('change notify failed:', (error as Error).message));
+    if (!pending.length) setImmediate(flush);
+    pending.push({ entity: change.entity, path: change.path, ids: change.ids, by: change.by, at: change.at });
   });
 
   const relay = (changes: Change[]) => {
@@ -41,8 +86,11 @@ export function bridgeChanges(app: FastifyInstance, engine: Engine, databaseUrl:
     const listener = new pg.Client({ connectionString: databaseUrl });
     listener.on('notification', (message) => {
       try {
-        const change = JSON.parse(message.payload ?? '{}') as Partial<Change> & { from?: string };
-        if (change.from !== me && change.entity) relay([{ entity: change.entity, path: change.path ?? '', ids: change.ids, by: change.by, at: change.at, remote: true }]);
+        const sent = JSON.parse(message.payload ?? '{}') as { from?: string; changes?: Partial<Change>[] } & Partial<Change>;
+        if (sent.from === me) return;
+        // A process of an earlier version sends one change a NOTIFY, without `changes`.
+        const changes = Array.isArray(sent.changes) ? sent.changes : [sent];
+        relay(changes.filter((c) => c.entity).map((c) => ({ entity: c.entity!, path: c.path ?? '', ids: c.ids, by: c.by, at: c.at, remote: true })));
       } catch {
         // A payload that is not ours: nothing to relay.
       }

@@ -1,7 +1,9 @@
 // The change feed: caches of the tables hear of a write only after it committed, and of every entity it wrote.
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Change } from '../../server/crud/changes.ts';
-import { forEachDialect } from './harness.ts';
+import { CHANGES_CHANNEL } from '../../server/plugins/change-bridge.ts';
+import { forEachDialect, startApp } from './harness.ts';
 
 forEachDialect('change feed', (h) => {
   let heard: Change[] = [];
@@ -48,5 +50,34 @@ forEachDialect('change feed', (h) => {
     expect(removed.body.data).toEqual({ count: 1 });
     const path = '/v1/admin/abtesting/info-for-testing/delete-user';
     expect(heard.map(({ entity, path }) => ({ entity, path }))).toEqual([{ entity: 'experiment', path }, { entity: 'experimentUser', path }]);
+  });
+});
+
+describe('changes between processes on PostgreSQL', () => {
+  it('sends the changes of one turn together, in NOTIFYs under 8,000 bytes, and a listener hears every one', async () => {
+    const { app, databaseUrl, cleanup } = await startApp('postgres');
+    const listener = new pg.Client({ connectionString: databaseUrl });
+    try {
+      await listener.connect();
+      const payloads: string[] = [];
+      listener.on('notification', (message) => payloads.push(message.payload ?? ''));
+      await listener.query(`listen ${CHANGES_CHANNEL}`);
+      for (let i = 0; i < 300; i++) app.engine.changes.emit({ entity: 'appinfo', path: '/v1/appinfo/report', ids: [i] });
+      // One with ids too many for a payload goes alone, its ids dropped (a listener reloads that entity whole).
+      app.engine.changes.emit({ entity: 'builds', path: '/v1/admin/build/reload', ids: Array.from({ length: 5000 }, (_, i) => i) });
+      for (const end = Date.now() + 5000; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) {
+        const heard = payloads.flatMap((p) => (JSON.parse(p) as { changes: { entity: string }[] }).changes);
+        if (heard.length === 301) break;
+      }
+      const heard = payloads.flatMap((p) => (JSON.parse(p) as { changes: { entity: string; ids?: number[] }[] }).changes);
+      expect(heard.filter((c) => c.entity === 'appinfo').map((c) => c.ids![0])).toEqual(Array.from({ length: 300 }, (_, i) => i));
+      expect(heard.filter((c) => c.entity === 'builds')).toEqual([{ entity: 'builds', path: '/v1/admin/build/reload' }]);
+      expect(payloads.length).toBeLessThan(10);
+      for (const payload of payloads) expect(payload.length).toBeLessThan(8000);
+    } finally {
+      await listener.end();
+      await app.close();
+      await cleanup();
+    }
   });
 });
