@@ -274,7 +274,7 @@ forEachDialect('device lookup', (h) => {
       expect(none.body.message).toMatch(/No combination for device unknown-tv, IP 198\.51\.100\.1; the other rules need both a whitelabel and a platform/);
       const noBuild = await lookup(h, { whitelabel: 'other', platform: 'webos' });
       expect(noBuild.status).toBe(404);
-      expect(noBuild.body.message).toMatch(/^No build for whitelabel other, platform webos, IP 198\.51\.100\.1: .*no available build within max version 01\.20\.33 \/ 01\.20\.34$/);
+      expect(noBuild.body.message).toMatch(/^No build for whitelabel other, platform webos, IP 198\.51\.100\.1: .*no available build within the platform's max version 01\.20\.33 and the whitelabel's max version 01\.20\.34$/);
     });
 
     it("tells every cache to keep none of its answers, the build and the 404 alike: each is one device's, by its address", async () => {

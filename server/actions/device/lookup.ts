@@ -239,6 +239,15 @@ export async function lookupCombination({ engine, input, client, path }: ActionC
   if (latest) return answer(snap, base, 'latest', fromBuild(base, latest), whitelabel, platform, membership, ip);
 
   throw notFound(
-    `No build for ${describe(query, ip)}: no combination for the device or the IP, no A/B group with files, no published combination, and no available build within max version ${[platform.maxVersion, whitelabel.maxVersion].filter(Boolean).join(' / ') || '(none)'}`,
+    `No build for ${describe(query, ip)}: no combination for the device or the IP, no A/B group with files, no published combination, and no available build within ${maxVersions(platform.maxVersion, whitelabel.maxVersion)}`,
   );
+}
+
+/** The version limits a 404 names, each labelled with whose it is (two bare versions read as a range). */
+function maxVersions(platformMax: unknown, whitelabelMax: unknown): string {
+  const limits = [
+    platformMax ? `the platform's max version ${String(platformMax)}` : '',
+    whitelabelMax ? `the whitelabel's max version ${String(whitelabelMax)}` : '',
+  ].filter(Boolean);
+  return limits.length ? limits.join(' and ') : 'any version (neither the platform nor the whitelabel sets a max version)';
 }
