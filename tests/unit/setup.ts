@@ -17,5 +17,6 @@ configure({ asyncUtilTimeout: 5000 });
 // Vitest runs without globals here, so Testing Library cannot register its own cleanup.
 afterEach(() => {
   cleanup();
-  localStorage.clear();
+  // A file that runs in Node (a socket test, `@vitest-environment node`) has no storage to clear.
+  globalThis.localStorage?.clear();
 });

@@ -63,6 +63,9 @@ interface SocketLike {
   disconnect(): unknown;
 }
 
+/** How long a socket refused for its session's socket limit waits before it asks again. */
+export const liveRetry = { refusedMs: 30_000 };
+
 let socket: SocketLike | null = null;
 let generation = 0;
 
@@ -106,6 +109,14 @@ export async function connectLive(baseUrl: string, token: string, onSessionEnded
   s.on('disconnect', () => {
     unheardSince = heardAt;
     live.set((st) => ({ ...st, connected: false }));
+  });
+  // A session with LIVE_SOCKETS_PER_SESSION sockets open already refuses this one, and socket.io does not ask again
+  // after a refusal: ask again later, when another tab may have closed (otherwise this tab has no live updates).
+  s.on('connect_error', (error: Error & { data?: { code?: string } }) => {
+    if (error.data?.code !== 'ERR_RATE_LIMIT' || s.active) return;
+    setTimeout(() => {
+      if (socket === s) s.connect();
+    }, liveRetry.refusedMs);
   });
   s.on('dataQueue', (batch: unknown) => live.set((st) => applyBatch(st, batch)));
   s.on('entityChanged', receiveEntityChanges);
