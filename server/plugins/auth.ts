@@ -9,7 +9,8 @@ import { fieldError, forbidden, tooManyRequests, unauthorized } from '../errors.
 import { TOKENS_TABLE, type Engine } from '../crud/context.ts';
 import { check, objectValidator, readRaw } from '../crud/input.ts';
 import { secretColumn } from '../crud/model.ts';
-import { addressKey, DEFAULT_LIMITS, LoginThrottle, type AttemptLimits } from './rate-limit.ts';
+import { DEFAULT_LIMITS, LoginThrottle, type AttemptLimits } from './rate-limit.ts';
+import { addressKey } from './address-key.ts';
 import { dummyHashPromise, hashPassword, sha256, verifyPassword } from './passwords.ts';
 import { openSession } from './sessions.ts';
 import { budgetedRows, type Actor, type AuditOutcome } from './audit.ts';

@@ -8,8 +8,8 @@
 // are spread over the processes. Redis unreachable or slow: each process falls back to its own buckets (and says so once), so
 // the device lookup never depends on Redis being up.
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import ipaddr from 'ipaddr.js';
 import { createClient } from 'redis';
+import { addressKey } from './address-key.ts';
 
 export interface PublicRateLimit {
   /** Calls per minute per address. */
@@ -23,24 +23,6 @@ export interface PublicRateLimit {
 }
 
 export const DEFAULT_PUBLIC_RATE_LIMIT: PublicRateLimit = { perMinute: 600 };
-
-/**
- * What one limit counts: an IPv4 address as it is (also when it comes IPv4-mapped, `::ffff:192.0.2.1`), an IPv6
- * address by its /64 (`2001:db8:1:2::/64`); text that is no address counts as itself.
- * ipaddr.js (already under Fastify's proxy-addr) parses every IPv6 spelling: `::` anywhere, zones, embedded IPv4.
- */
-export function rateKey(ip: string): string {
-  if (!ip.includes(':')) return ip;
-  if (ip.startsWith('::ffff:') && ip.includes('.')) return ip.slice(7);
-  let address: ipaddr.IPv6;
-  try {
-    address = ipaddr.IPv6.parse(ip);
-  } catch {
-    return ip;
-  }
-  if (address.isIPv4MappedAddress()) return address.toIPv4Address().toString();
-  return `${new ipaddr.IPv6([...address.parts.slice(0, 4), 0, 0, 0, 0]).toString()}/64`;
-}
 
 /** Buckets kept at most; past it, full buckets are dropped first, then the oldest. */
 const MAX_ADDRESSES = 100_000;
@@ -267,13 +249,13 @@ export function publicCallGate(app: FastifyInstance) {
   const shared = app.publicSharedLimit;
   if (shared) {
     return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-      const key = rateKey(request.ip);
+      const key = addressKey(request.ip);
       void shared.take(key).then((wait) => (wait === 0 ? done() : refuse(reply, key, wait)));
     };
   }
   // A callback hook, not an async one: this runs on every TV start, and a promise per call is measurable there.
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    const key = rateKey(request.ip);
+    const key = addressKey(request.ip);
     const wait = buckets.take(key);
     if (wait === 0) return done();
     refuse(reply, key, wait);

@@ -16,6 +16,7 @@
 // processes' attempts decided but not yet written, at most a lane's admissions of one flushMs each.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { addressKey } from './address-key.ts';
 
 export interface AttemptLimits {
   /** Free failures of one account from one address per window. */
@@ -87,21 +88,6 @@ interface AttemptRow {
 export type Reservation =
   | { ok: true; known: boolean; succeeded(): Promise<void>; failed(): Promise<void> }
   | { ok: false; retryAfterSeconds: number };
-
-/**
- * The address a limit counts: an IPv4 address as it is, an IPv6 address by its /64 (one host usually holds a
- * whole /64, so counting single addresses would give it billions of buckets).
- */
-export function addressKey(ip: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return mapped[1];
-  if (!ip.includes(':')) return ip;
-  const [head, tail = ''] = ip.split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
-  return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
-}
 
 /**
  * A bounded number of tasks at once and a bounded queue; a task that finds both full is refused at once. With a
