@@ -7,11 +7,11 @@
 // devices' from another, from 127.0.0.10-39 (each its own address on the loopback). Both share this machine's
 // cores with the server, which a real flood from elsewhere would not: the ratios are the worse for it.
 //   npm run bench -- device-flood [--seconds 5] [--rounds 3] [--dialect sqlite|postgres] [--burst N]
-import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { ADMIN, startApp, type Dialect } from '../tests/server/harness.ts';
 import { DEFAULT_DEVICE_WRITES, registerDeviceWrites, type DeviceWritesOptions } from '../server/actions/device/budget.ts';
 import { option } from './options.ts';
+import { runLoadProcess } from './load-process.ts';
 import { defaultBurst } from '../server/config.ts';
 
 const SECONDS = Number(option('seconds', '5'));
@@ -109,17 +109,7 @@ Promise.all(loops).then(() => {
 });
 `;
 
-/** Runs one loader process; its figures when it ends. */
-function loader(load: Record<string, unknown>): Promise<Omit<Phase, 'elu'>> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', LOADER], { env: { ...process.env, LOAD: JSON.stringify(load) } });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => process.stderr.write(d));
-    child.once('error', reject);
-    child.once('exit', () => resolve(JSON.parse(out)));
-  });
-}
+const loader = (load: Record<string, unknown>) => runLoadProcess<Omit<Phase, 'elu'>>(LOADER, load);
 
 /**
  * The staff's loops for SECONDS, with the devices' flood from another process (as from other machines) around them:

@@ -5,9 +5,9 @@
 // got in: the admin and a regular user from their known addresses, and a first-time login that honours Retry-After.
 //   npm run bench -- floods [--logins 1000] [--seconds 5] [--rounds 3] [--dialect sqlite|postgres]
 // The load comes from another process with keep-alive connections; the server runs in this one.
-import { spawn } from 'node:child_process';
 import { ADMIN, startApp, type Dialect } from '../tests/server/harness.ts';
 import { option } from './options.ts';
+import { runLoadProcess } from './load-process.ts';
 
 const STAFF_LOOPS = 4;
 const HEALTH_LOOPS = 4;
@@ -87,16 +87,7 @@ const loops = [...Array.from({ length: staffLoops }, () => loop(staff, '/v1/admi
 })();
 `;
 
-function phase(load: Record<string, unknown>): Promise<Phase> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', LOADER], { env: { ...process.env, LOAD: JSON.stringify(load) } });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => process.stderr.write(d));
-    child.once('error', reject);
-    child.once('exit', () => resolve(JSON.parse(out) as Phase));
-  });
-}
+const phase = (load: Record<string, unknown>) => runLoadProcess<Phase>(LOADER, load);
 
 async function run(dialect: Dialect, logins: number, seconds: number, roundCount: number): Promise<void> {
   const { app, cleanup } = await startApp(dialect, { config: { trustedProxies: ['127.0.0.1'] } });
