@@ -10,7 +10,7 @@ export function Notices() {
   const list = useStore(notices);
   return (
     <Stack spacing={1} sx={{ position: 'fixed', right: 16, bottom: 16, zIndex: 1500, width: 360, maxWidth: 'calc(100vw - 32px)' }}>
-      {list.slice(-4).map((n) => (
+      {list.map((n) => (
         <Snackbar
           key={n.id}
           open
