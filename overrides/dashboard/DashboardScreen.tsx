@@ -100,7 +100,8 @@ export default function DashboardScreen({ manifest }: ScreenOverrideProps) {
   const reloadForWl = build && allowedAction(build, 'reloadForWl', role);
   const wlStatuses = list(state.wlStatuses);
   const checks = list(state.buildsStatuses);
-  const errors = list(state.buildsErrors);
+  const errorGroups = state.buildsErrors;
+  const errorCount = errorGroups.reduce((n, group) => n + group.errors.length, 0);
 
   return (
     <Stack spacing={2}>
@@ -170,11 +171,16 @@ export default function DashboardScreen({ manifest }: ScreenOverrideProps) {
           </Panel>
         </Grid>
         <Grid size={{ xs: 12, md: 4 }}>
-          <Panel title={t('Last build processing errors')} empty={t('No last errors')} count={errors.length}>
-            {errors.map((item, i) => (
-              <Typography key={i} variant="body2" color="error.main" sx={{ wordBreak: 'break-word' }}>
-                {errorText(item)}
-              </Typography>
+          <Panel title={t('Last build processing errors')} empty={t('No last errors')} count={errorCount}>
+            {errorGroups.map((group) => (
+              <Box key={group.whitelabel} data-testid={`wl-errors-${group.whitelabel}`} role="group" aria-label={t('Errors of {whitelabel}', { whitelabel: group.whitelabel })}>
+                <Chip size="small" label={group.whitelabel} sx={{ mb: 0.5 }} />
+                {group.errors.map((item, i) => (
+                  <Typography key={i} variant="body2" color="error.main" sx={{ wordBreak: 'break-word' }}>
+                    {errorText(item)}
+                  </Typography>
+                ))}
+              </Box>
             ))}
           </Panel>
         </Grid>

@@ -32,6 +32,8 @@ interface FoundBuild {
 
 interface BuildProblem {
   build: string;
+  /** The build's whitelabel: the dashboard keeps each whitelabel's errors until that whitelabel's builds are looked at again. */
+  whitelabel: string;
   message: string;
 }
 
@@ -43,19 +45,19 @@ async function subdirs(dir: string): Promise<string[]> {
 const isFileName = (f: unknown): f is string => typeof f === 'string' && SAFE.test(f) && !f.startsWith('.') && f !== DESCRIPTOR;
 
 /** build.json of a folder: its maxVersion and file list when valid; a descriptor that cannot be read is a problem. */
-async function readDescriptor(dir: string, name: string, problems: BuildProblem[]): Promise<{ maxVersion: string | null; files?: string[] }> {
+async function readDescriptor(dir: string, name: string, whitelabel: string, problems: BuildProblem[]): Promise<{ maxVersion: string | null; files?: string[] }> {
   let meta: { maxVersion?: unknown; files?: unknown };
   try {
     meta = JSON.parse(await readFile(join(dir, DESCRIPTOR), 'utf8')) as typeof meta;
     if (!meta || typeof meta !== 'object') throw new Error('not an object');
   } catch {
-    problems.push({ build: name, message: `${DESCRIPTOR} is not a JSON object; the files on disk are taken as the build` });
+    problems.push({ build: name, whitelabel, message: `${DESCRIPTOR} is not a JSON object; the files on disk are taken as the build` });
     return { maxVersion: null };
   }
   const maxVersion = typeof meta.maxVersion === 'string' && SEMVER.test(meta.maxVersion) ? meta.maxVersion : null;
   if (meta.files === undefined) return { maxVersion };
   if (!Array.isArray(meta.files) || !meta.files.length || !meta.files.every(isFileName)) {
-    problems.push({ build: name, message: `${DESCRIPTOR} files must be a list of plain file names; the files on disk are taken as the build` });
+    problems.push({ build: name, whitelabel, message: `${DESCRIPTOR} files must be a list of plain file names; the files on disk are taken as the build` });
     return { maxVersion };
   }
   return { maxVersion, files: [...new Set(meta.files)] };
@@ -64,7 +66,7 @@ async function readDescriptor(dir: string, name: string, problems: BuildProblem[
 async function readBuild(dir: string, parts: string[], problems: BuildProblem[]): Promise<FoundBuild | undefined> {
   const files = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isFile() && SAFE.test(e.name) && !e.name.startsWith('.')).map((e) => e.name).sort();
   const name = parts.join('-');
-  const descriptor = files.includes(DESCRIPTOR) ? await readDescriptor(dir, name, problems) : { maxVersion: null };
+  const descriptor = files.includes(DESCRIPTOR) ? await readDescriptor(dir, name, parts[0], problems) : { maxVersion: null };
   const expected = descriptor.files ?? files.filter(isFileName);
   if (!expected.length) return undefined;
   const [ownWhitelabel, ownPlatform, ownVersion, ownResolution] = parts;
@@ -140,7 +142,7 @@ async function record(engine: Engine, db: Kysely<any>, found: FoundBuild[], prob
     const missing = await missingFiles(engine.dataDir, urls);
     if (missing.length) {
       unavailable.add(build.name);
-      problems.push({ build: build.name, message: missingText(missing) });
+      problems.push({ build: build.name, whitelabel: build.ownWhitelabel, message: missingText(missing) });
     }
     const values = {
       ...build,
@@ -175,12 +177,16 @@ function statusesByWhitelabel(items: { whitelabel: string; unavailable: boolean 
   }));
 }
 
-function report(engine: Engine, scope: string, found: FoundBuild[], recorded: { added: number; unavailable: Set<string> }, problems: BuildProblem[]) {
+/**
+ * Reports a reload on the live hub. `whitelabel` names the one whitelabel a reload for wl looked at: its buildsErrors
+ * item is then {whitelabel, errors}, which replaces that whitelabel's errors only; a list replaces all of them.
+ */
+function report(engine: Engine, scope: string, found: FoundBuild[], recorded: { added: number; unavailable: Set<string> }, problems: BuildProblem[], whitelabel?: string) {
   const { added, unavailable } = recorded;
   const line = `${scope}: ${builds(found.length)} on disk, ${added} new, ${unavailable.size} unavailable`;
   engine.live.emit('console', `${new Date().toISOString()} ${line}`);
   engine.live.emit('wlStatuses', statusesByWhitelabel(found.map((b) => ({ whitelabel: b.ownWhitelabel, unavailable: unavailable.has(b.name) })), 'reloaded'));
-  engine.live.emit('buildsErrors', problems);
+  engine.live.emit('buildsErrors', whitelabel === undefined ? problems : { whitelabel, errors: problems });
   return { found: found.length, added };
 }
 
@@ -209,7 +215,7 @@ export async function reloadBuildsForWl({ engine, db, input }: ActionContext) {
   const name = String(whitelabel.name);
   const problems: BuildProblem[] = [];
   const found = await scanBuilds(engine.dataDir, name, problems);
-  return report(engine, `Reload builds for ${name}`, found, await record(engine, db, found, problems), problems);
+  return report(engine, `Reload builds for ${name}`, found, await record(engine, db, found, problems), problems, name);
 }
 
 /** Marks each stored build available when all of its files are still on disk, unavailable otherwise. */
@@ -225,7 +231,7 @@ export async function updateBuildStatuses({ engine, db }: ActionContext) {
     const urls = storedUrls(row.urls);
     const missing = await missingFiles(engine.dataDir, urls);
     const isAvailable = urls.length > 0 && missing.length === 0;
-    if (!isAvailable) errors.push({ build: String(row.name), message: missingText(missing) });
+    if (!isAvailable) errors.push({ build: String(row.name), whitelabel: String(row.ownWhitelabel), message: missingText(missing) });
     checked.push({ whitelabel: String(row.ownWhitelabel), unavailable: !isAvailable });
     await db.updateTable(table).set({ isAvailable: engine.caps.toDbBoolean(isAvailable), lastCheckedDate: now }).where('id', '=', row.id).execute();
   }

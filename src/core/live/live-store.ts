@@ -2,7 +2,7 @@
 // entity changes for the live lists, including those missed while it was not listening.
 import { session } from '../session/session';
 import { createStore } from '../store';
-import { mergeWlStatuses } from './wl-statuses';
+import { mergeBuildErrors, mergeWlStatuses, type WlErrors } from './wl-statuses';
 import { receiveEntityChanges, resetEntityChanges } from './use-live-list';
 
 export interface LiveItem {
@@ -13,7 +13,8 @@ export interface LiveItem {
 export interface LiveState {
   connected: boolean;
   console: unknown[];
-  buildsErrors: unknown;
+  /** The last build processing errors, per whitelabel: a reload for one whitelabel replaces only its own. */
+  buildsErrors: WlErrors[];
   buildsStatuses: unknown;
   wlStatuses: unknown;
   /** The last `pipelines` item: a pipeline was run, deleted or changed status (server/gitlab/pipelines.ts). */
@@ -29,7 +30,7 @@ const initial: LiveState = { connected: false, console: [], buildsErrors: [], bu
 
 export const live = createStore<LiveState>(initial);
 
-/** Applies one `dataQueue` batch: console lines append (capped), wlStatuses merge per whitelabel, the others replace their panel's data. */
+/** Applies one `dataQueue` batch: console lines append (capped), wlStatuses and buildsErrors merge per whitelabel, the others replace their panel's data. */
 export function applyBatch(state: LiveState, batch: unknown): LiveState {
   if (!Array.isArray(batch)) return state;
   let next = state;
@@ -43,6 +44,8 @@ export function applyBatch(state: LiveState, batch: unknown): LiveState {
         break;
       }
       case 'buildsErrors':
+        next = { ...next, buildsErrors: mergeBuildErrors(next.buildsErrors, raw.data) };
+        break;
       case 'buildsStatuses':
         next = { ...next, [raw.type]: raw.data };
         break;

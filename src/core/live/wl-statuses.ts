@@ -31,3 +31,31 @@ export function mergeWlStatuses(current: unknown, incoming: unknown, now = new D
   }
   return [...merged].map(([whitelabel, messages]) => ({ whitelabel, messages }));
 }
+
+/** The last build processing errors of one whitelabel (the "Last build processing errors" panel keeps one per whitelabel). */
+export interface WlErrors {
+  whitelabel: string;
+  errors: unknown[];
+}
+
+const whitelabelOf = (item: unknown) => (item && typeof item === 'object' && 'whitelabel' in item ? String((item as { whitelabel: unknown }).whitelabel) : '?');
+
+/**
+ * Merges a buildsErrors item into the held errors, grouped by whitelabel. A list (a reload or status update of every
+ * whitelabel) replaces them all; `{whitelabel, errors}` (a reload for one whitelabel) replaces that whitelabel's only,
+ * so the others' errors stay until their own reload. Whitelabels without errors are dropped.
+ * @example mergeBuildErrors([{whitelabel: 'a', errors: [e1]}, {whitelabel: 'b', errors: [e2]}], {whitelabel: 'a', errors: []}) // [{whitelabel: 'b', errors: [e2]}]
+ */
+export function mergeBuildErrors(current: WlErrors[], incoming: unknown): WlErrors[] {
+  const merged = new Map<string, unknown[]>();
+  const scoped = incoming && typeof incoming === 'object' && !Array.isArray(incoming) && 'errors' in incoming && 'whitelabel' in incoming;
+  if (scoped) {
+    for (const group of current) merged.set(group.whitelabel, group.errors);
+    const { whitelabel, errors } = incoming as { whitelabel: unknown; errors: unknown };
+    merged.set(String(whitelabel), Array.isArray(errors) ? errors : []);
+  } else {
+    const items = Array.isArray(incoming) ? incoming : incoming === null || incoming === undefined ? [] : [incoming];
+    for (const item of items) merged.set(whitelabelOf(item), [...(merged.get(whitelabelOf(item)) ?? []), item]);
+  }
+  return [...merged].filter(([, errors]) => errors.length > 0).map(([whitelabel, errors]) => ({ whitelabel, errors }));
+}
