@@ -75,4 +75,32 @@ describe('the dashboard', () => {
       '1 build reloaded',
     ]);
   });
+
+  it("keeps each whitelabel's build errors until that whitelabel's own reload: reloading zeta clears zeta's, not acme's", async () => {
+    rmSync(join(server.dataDir, 'builds', 'zeta', 'tizen', '1.0.0', '1080p', 'app.js'));
+    await page.getByRole('button', { name: 'Update builds statuses' }).click();
+    const errors = (wl: string) => region('Last build processing errors').getByTestId(`wl-errors-${wl}`);
+    await errors('zeta').getByText(/missing/).waitFor();
+    await errors('acme').getByText(/missing/).waitFor();
+    dropBuild(server, ['zeta', 'tizen', '1.0.0', '1080p']);
+    await chooseOption(page, page.getByLabel('Whitelabel ID'), /zeta/);
+    await page.getByRole('button', { name: 'Reload builds for wl' }).click();
+    await page.getByRole('log', { name: 'Console' }).getByText(/Reload builds for zeta: 1 build on disk, 0 new, 0 unavailable/).waitFor();
+    await errors('zeta').waitFor({ state: 'detached' });
+    expect(await errors('acme').textContent()).toMatch(/acme-webos-1\.0\.0-1080p.*missing/);
+  });
+
+  it('shows one notice per request: a second Reload builds replaces the first notice instead of stacking under it', async () => {
+    const notices = page.getByTestId('notice').filter({ hasText: 'Reload builds request status' });
+    const button = page.getByRole('button', { name: 'Reload builds', exact: true });
+    const reloads = async () => ((await page.getByRole('log', { name: 'Console' }).innerText()).match(/ Reload builds: /g) ?? []).length;
+    const before = await reloads();
+    await button.click();
+    await notices.first().waitFor();
+    await button.click();
+    // The second answer has come when its console line has and the button is enabled again (its notice is shown then).
+    await expect.poll(reloads).toBe(before + 2);
+    await expect.poll(() => button.isEnabled()).toBe(true);
+    expect(await notices.count()).toBe(1);
+  });
 });
