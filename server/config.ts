@@ -62,6 +62,8 @@ export interface GitlabConfig {
   webhookSecret?: string;
   /** How often the poller asks GitLab about pipelines still pending or running. */
   pollMs: number;
+  /** The longest wait between two looks for pipelines to follow while none runs (the wait doubles from pollMs up to it). */
+  idlePollMs?: number;
   /** How long one request to GitLab may take. */
   timeoutMs: number;
 }
@@ -164,7 +166,8 @@ function gitlabConfig(env: NodeJS.ProcessEnv): GitlabConfig {
     token: env.GITLAB_TOKEN?.trim() || undefined,
     projectId: env.GITLAB_PROJECT_ID?.trim() || undefined,
     webhookSecret: env.GITLAB_WEBHOOK_SECRET || undefined,
-    pollMs: seconds(env, 'GITLAB_POLL_SECONDS', 15),
+    pollMs: seconds(env, 'GITLAB_POLL_SECONDS', 2),
+    idlePollMs: seconds(env, 'GITLAB_IDLE_POLL_SECONDS', 60),
     timeoutMs: seconds(env, 'GITLAB_TIMEOUT_SECONDS', 10),
   };
 }

@@ -51,6 +51,8 @@ export interface GitlabService {
   requireClient(): GitlabClient;
   /** One round of the poller (tests and the first start call it directly). */
   pollOnce(): Promise<void>;
+  /** How long the poller waits before its next round: pollMs while pipelines run, longer and longer while none does. */
+  nextPollMs(): number;
 }
 
 const services = new WeakMap<Engine, GitlabService>();
@@ -108,9 +110,12 @@ export async function applyStatus(engine: Engine, pipelineId: number, status: st
   return true;
 }
 
-/** Asks GitLab about every pipeline still pending or running, a few at a time (the client's slots). */
-async function pollRound(engine: Engine, client: GitlabClient, report: (problem: string | null) => void) {
-  if (client.pausedFor() > 0) return;
+/**
+ * Asks GitLab about every pipeline still pending or running, a few at a time (the client's slots). Resolves to how
+ * many it asked about (a pause for GitLab's 429 counts as following pipelines, so the pause is not stretched).
+ */
+async function pollRound(engine: Engine, client: GitlabClient, report: (problem: string | null) => void): Promise<number> {
+  if (client.pausedFor() > 0) return 1;
   const rows = await engine.db
     .selectFrom(pipelineTable(engine))
     .select(['pipelineId', 'status'])
@@ -136,6 +141,7 @@ async function pollRound(engine: Engine, client: GitlabClient, report: (problem:
     }),
   );
   report(problem);
+  return rows.length;
 }
 
 function sameSecret(given: string, expected: string): boolean {
@@ -164,9 +170,17 @@ export function registerGitlab(app: FastifyInstance, engine: Engine, config: Git
     say(engine, now ? `GitLab poll failed: ${now}` : 'GitLab poll works again');
     lastProblem = now;
   };
+  // While pipelines run the poller asks every pollMs, so a status reaches the panel within seconds without the
+  // webhook; while none runs it only looks in the database, waiting twice as long each time up to idlePollMs, and a
+  // pipeline being run (or changed by the webhook) brings it back to pollMs.
+  const idlePollMs = Math.max(config.pollMs, config.idlePollMs ?? 60_000);
+  let nextPollMs = config.pollMs;
   let round: Promise<void> | undefined;
   const pollOnce = () => {
-    round ??= (client ? pollRound(engine, client, report) : Promise.resolve())
+    round ??= (client ? pollRound(engine, client, report) : Promise.resolve(0))
+      .then((following) => {
+        nextPollMs = following > 0 ? config.pollMs : Math.min(idlePollMs, nextPollMs * 2);
+      })
       .catch((error: Error) => report(error.message))
       .finally(() => (round = undefined));
     return round;
@@ -180,22 +194,30 @@ export function registerGitlab(app: FastifyInstance, engine: Engine, config: Git
       return client;
     },
     pollOnce,
+    nextPollMs: () => nextPollMs,
   };
   services.set(engine, service);
 
-  const stopFeed = engine.changes.on((change) => {
-    // A change another process made is announced by that process when broadcasts reach every process.
-    if (change.entity === 'pipeline' && !(change.remote && engine.live.everyProcess)) engine.live.emit('pipelines', { path: change.path });
-  });
   let timer: NodeJS.Timeout | undefined;
-  if (client) {
-    const loop = () => {
-      timer = setTimeout(() => void pollOnce().finally(() => timer && loop()), config.pollMs);
-      timer.unref();
-    };
-    loop();
-  }
+  let stopped = !client;
+  const loop = (ms: number) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void pollOnce().finally(() => !stopped && loop(nextPollMs)), ms);
+    timer.unref();
+  };
+  const stopFeed = engine.changes.on((change) => {
+    if (change.entity !== 'pipeline') return;
+    // A change another process made is announced by that process when broadcasts reach every process.
+    if (!(change.remote && engine.live.everyProcess)) engine.live.emit('pipelines', { path: change.path });
+    // A pipeline was run or moved while the poller waited long: follow it at pollMs again (not during a round).
+    if (!stopped && !round && nextPollMs > config.pollMs) {
+      nextPollMs = config.pollMs;
+      loop(config.pollMs);
+    }
+  });
+  if (client) loop(config.pollMs);
   app.addHook('preClose', async () => {
+    stopped = true;
     clearTimeout(timer);
     timer = undefined;
     stopFeed();

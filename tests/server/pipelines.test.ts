@@ -482,7 +482,7 @@ it('polls on its own timer, and answers GitLab being down with 502 naming the ad
   await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
   const closed = `http://127.0.0.1:${(probe.address() as { port: number }).port}`;
   await new Promise((r) => probe.close(r));
-  const down = { ...gitlab, url: closed, pollMs: 100 };
+  const down = { ...gitlab, url: closed, pollMs: 100, idlePollMs: 400 };
   const started = await startApp('sqlite', { config: { gitlab: down } });
   const { app } = started;
   try {
@@ -516,3 +516,41 @@ it('polls on its own timer, and answers GitLab being down with 502 naming the ad
     await started.cleanup();
   }
 });
+
+it('follows a running pipeline every pollMs without the webhook, and while none runs asks GitLab nothing and waits longer and longer', () =>
+  withoutWebhooks(async () => {
+    const quick = { ...gitlab, url: fake.url, pollMs: 300, idlePollMs: 1200 };
+    const started = await startApp('sqlite', { config: { gitlab: quick } });
+    const { app } = started;
+    try {
+      const login = await app.inject({ method: 'POST', url: '/v1/user/login', payload: { email: 'admin@test.io', password: 'admin-password-1' } });
+      const token = login.json().data.token;
+      const { multipartBody } = await import('./harness.ts');
+      const body = multipartBody(whitelabelForm('acme'));
+      const wl = await app.inject({ method: 'POST', url: '/v1/admin/whitelabel/add', headers: { authorization: token, 'content-type': body.contentType }, payload: body.payload });
+      const service = gitlabOf(app.engine);
+      // Nothing to follow yet: the poller backs off to idlePollMs.
+      await until('the idle poller backing off', () => service.nextPollMs() === 1200, 5000);
+      const run = await app.inject({ method: 'POST', url: '/v1/admin/gitlab/runPipeline', headers: { authorization: token }, payload: { version: '7.0.0', whitelabelId: wl.json().data.id } });
+      const { pipelineId } = run.json().data;
+      // Running one brings the poller back to pollMs.
+      expect(service.nextPollMs()).toBe(300);
+      const status = async () => (await app.engine.db.selectFrom('pipelines').select('status').where('pipelineId', '=', pipelineId).executeTakeFirst())?.status;
+      const asks = () => fake.requests.filter((r) => r.method === 'GET' && r.path === `/api/v4/projects/42/pipelines/${pipelineId}`).length;
+      await fake.setStatus(pipelineId, 'running');
+      const changed = Date.now();
+      await until('the running status without a webhook', async () => (await status()) === 'running', 3000);
+      const runningAfter = Date.now() - changed;
+      await fake.setStatus(pipelineId, 'success');
+      await until('the success without a webhook', async () => (await status()) === 'success', 3000);
+      expect(runningAfter).toBeLessThan(3000);
+      // Finished: GitLab is asked nothing more, and the waits grow back to idlePollMs.
+      const afterFinish = asks();
+      expect(afterFinish).toBeGreaterThanOrEqual(2);
+      await until('the poller backing off again', () => service.nextPollMs() === 1200, 5000);
+      expect(asks()).toBe(afterFinish);
+    } finally {
+      await app.close();
+      await started.cleanup();
+    }
+  }));
