@@ -18,6 +18,7 @@ import {
 import { createContext, memo, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ComponentType, type ReactNode } from 'react';
 import type { CellProps } from '../registry/override-types';
 import { contentWidth, estimateWidth, type TextWidth } from '../core/list/column-widths';
+import { columnsToHide } from '../core/list/column-priority';
 import type { ExpandedRows } from '../core/list/expanded-rows';
 import { fileRuleOf } from '../core/form/files';
 import { detailFields, fieldLabel, fieldSchema, getPath } from '../../kernel/manifest/fields';
@@ -43,6 +44,8 @@ const DENSITY_FACTOR: Record<GridDensity, number> = { compact: 0.7, standard: 1,
  * reserves exactly that; until then it reserves the height of one line per field pair.
  */
 export const ROW_HEIGHT = 52;
+/** What the grid's width keeps free beside the columns: its vertical scrollbar and borders. */
+const SCROLLBAR_ROOM = 20;
 const DETAIL_LINE = 28;
 const DETAIL_PADDING = 24;
 const DETAIL_COLUMNS = 2;
@@ -393,14 +396,34 @@ export const DataTable = memo(function DataTable({ manifest, file, rows, loading
     return cols;
   }, [declared, minWidthsKey, hasActions, actionsWidth, sortable, prefs.widths]);
   const sortModel = useMemo(() => (sort ? toSortModel(declaredFields, sort) : []), [sort, declaredFields]);
+  const apiRef = useGridApiRef();
+  // A grid narrower than its columns hides the columns of lowest priority (list.columns[].priority), so the ones the
+  // screen is used for stay in view without scrolling; they stay in the details row and the column chooser, and one
+  // the user shows again there stays shown.
+  const [gridWidth, setGridWidth] = useState(0);
+  useLayoutEffect(() => apiRef.current?.subscribeEvent('resize', (size) => setGridWidth(Math.floor(size.width))), [apiRef]);
+  const [shownByUser, setShownByUser] = useState<ReadonlySet<number>>(() => new Set());
+  const autoHidden = useMemo(() => {
+    if (!gridWidth) return new Set<number>();
+    const minWidths = minWidthsKey.split(',').map(Number);
+    const fitted = declared.map(({ column }, i) => ({
+      priority: column.priority,
+      width: prefs.hidden.includes(column.field) ? 0 : (prefs.widths[column.field] ?? column.width ?? minWidths[i]),
+    }));
+    return columnsToHide(fitted, gridWidth - (hasActions ? actionsWidth : 0) - SCROLLBAR_ROOM, shownByUser);
+  }, [gridWidth, minWidthsKey, declared, prefs.hidden, prefs.widths, hasActions, actionsWidth, shownByUser]);
   const visibility = useMemo<GridColumnVisibilityModel>(
-    () => Object.fromEntries(declaredFields.map((f, i) => [`col${i}`, !prefs.hidden.includes(f)])),
-    [declaredFields, prefs.hidden],
+    () => Object.fromEntries(declaredFields.map((f, i) => [`col${i}`, !prefs.hidden.includes(f) && !autoHidden.has(i)])),
+    [declaredFields, prefs.hidden, autoHidden],
   );
   const onSortModelChange = useCallback((model: GridSortModel) => sort?.onChange(fromSortModel(model, declaredFields, sort.sortable)), [sort, declaredFields]);
   const onColumnVisibilityModelChange = useCallback(
-    (model: GridColumnVisibilityModel) => updatePrefs((p) => ({ ...p, hidden: declaredFields.filter((_, i) => model[`col${i}`] === false) })),
-    [updatePrefs, declaredFields],
+    (model: GridColumnVisibilityModel) => {
+      const shown = declaredFields.flatMap((_, i) => (autoHidden.has(i) && model[`col${i}`] !== false ? [i] : []));
+      if (shown.length) setShownByUser((kept) => new Set([...kept, ...shown]));
+      updatePrefs((p) => ({ ...p, hidden: declaredFields.filter((_, i) => model[`col${i}`] === false && !autoHidden.has(i)) }));
+    },
+    [updatePrefs, declaredFields, autoHidden],
   );
   const onColumnWidthChange = useCallback(
     ({ colDef, width }: GridColumnResizeParams) => {
@@ -420,7 +443,6 @@ export const DataTable = memo(function DataTable({ manifest, file, rows, loading
     },
     [highlight, file],
   );
-  const apiRef = useGridApiRef();
   const gridLocaleText = useGridLocaleText();
   // One object while nothing changes: a new localeText on every render would make the grid redo its state.
   const localeText = useMemo(() => ({ ...gridLocaleText, noRowsLabel: noRowsLabel ?? t('No records') }), [gridLocaleText, noRowsLabel]);
