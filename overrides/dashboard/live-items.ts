@@ -24,12 +24,12 @@ export function wlStatusOf(item: unknown): { whitelabel: string; last: string; m
   return { whitelabel: '?', last: text(item), messages: [text(item)] };
 }
 
-/** {process, checked, total} -> "update: 3 of 10" with a percentage. */
+/** {process, checked, total} -> "update: 3 of 10 builds checked" with a percentage. */
 export function buildCheckText(item: unknown): { text: string; progress?: number } {
   if (item && typeof item === 'object') {
     const { process, checked, total } = item as { process?: unknown; checked?: unknown; total?: unknown };
     if (typeof checked === 'number' && typeof total === 'number') {
-      return { text: t('{process}: {checked} of {total}', { process: text(process ?? t('check')), checked, total }), progress: total > 0 ? (checked / total) * 100 : 0 };
+      return { text: t('{process}: {checked} of {total} builds checked', { process: text(process ?? t('check')), checked, total }), progress: total > 0 ? (checked / total) * 100 : 0 };
     }
   }
   return { text: text(item) };

@@ -167,7 +167,7 @@ export default function ExperimentForm({ manifest, role, record, open, onClose, 
           />
 
           <FormSection
-            title={t('Deployment: the counts add up to {sum} of {total}', { sum, total: draft.recordsCount ?? '—' })}
+            title={t('Deployment: the counts add up to {sum} of the records count {total}', { sum, total: draft.recordsCount ?? '—' })}
             action={
               <Button size="small" startIcon={<AddIcon />} onClick={() => set({ versionsDeploymentSettings: [...blocks, blankBlock()] })}>
                 {t('Add group')}

@@ -45,7 +45,7 @@ export const runPipeline: CustomHandler = {
       return { pipeline, whitelabel: { id: Number(whitelabel.id), name: String(whitelabel.name) } };
     } catch (error) {
       if (error instanceof GitlabError && error.gitlabStatus === 400) {
-        throw fieldError('version', `version: GitLab cannot run a pipeline for ${version}: ${error.message.replace(/^.*?\(HTTP 400\):?\s*/, '')}`);
+        throw fieldError('version', `version: GitLab cannot run a pipeline for version ${version}: ${error.message.replace(/^.*?\(HTTP 400\):?\s*/, '')}`);
       }
       throw error;
     }

@@ -177,7 +177,7 @@ forEachDialect(
         const before = await pipelineCount();
         const reply = await run('1.2.4', acme);
         expect(reply.status).toBe(400);
-        expect(reply.body.message).toBe('version: GitLab cannot run a pipeline for 1.2.4: Reference not found');
+        expect(reply.body.message).toBe('version: GitLab cannot run a pipeline for version 1.2.4: Reference not found');
         expect(await pipelineCount()).toBe(before);
       } finally {
         fake.refs = undefined;
