@@ -48,3 +48,12 @@ export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true, animations: 'disabled' });
 }
+
+/** Shows a list column that gave way to the screen's key columns (list.columns[].priority) through the column chooser. */
+export async function showColumn(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: /columns/i }).first().click();
+  const choice = page.getByRole('checkbox', { name, exact: true });
+  if (!(await choice.isChecked())) await choice.click();
+  await page.keyboard.press('Escape');
+  await page.getByRole('columnheader', { name, exact: true }).waitFor();
+}

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addWhitelabel, dropBuild, shot } from './catalogue-helpers';
+import { addWhitelabel, dropBuild, shot, showColumn } from './catalogue-helpers';
 import { chooseOption, launchBrowser, loginThroughScreen, type RunningServer, startServer } from './harness';
 
 const TESTER = { email: 'tester@example.com', password: 'tester-password-1' };
@@ -217,6 +217,8 @@ describe('the catalogue screens', () => {
       await page.reload();
       const row = rowOf('zeta-tizen-1.0.0');
       await row.waitFor();
+      // Custom URLs gives way to Published at this width (priority 5): shown again through the column chooser.
+      await showColumn(page, 'Custom URLs');
       expect(await row.textContent()).toContain(`${ids.zeta} zeta`);
       expect(await row.textContent()).toContain(`${ids.tizen} tizen`);
       expect(await row.textContent()).toContain('["https://cdn.example.com/zeta/a-rather-long-path/…');

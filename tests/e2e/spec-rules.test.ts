@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addWhitelabel, dropBuild } from './catalogue-helpers';
+import { addWhitelabel, dropBuild, showColumn } from './catalogue-helpers';
 import { launchBrowser, loginThroughScreen, startServer, type RunningServer } from './harness';
 
 const TESTER = { email: 'tester@example.com', password: 'tester-password-1' };
@@ -43,6 +43,8 @@ describe('spec rules across screens', () => {
     await missing.waitFor();
     expect(await missing.getAttribute('class')).toContain('row-tone-warning');
     expect(await rowOf('acme-webos').getAttribute('class')).not.toContain('row-tone-warning');
+    // URLs gives way to Available at this width (priority 5): shown again through the column chooser.
+    await showColumn(page, 'URLs');
     const urls = rowOf('acme-webos').locator('[data-field="col2"] [data-truncated]');
     const full = (await urls.getAttribute('aria-label'))!;
     expect(full.length).toBeGreaterThan(40);
