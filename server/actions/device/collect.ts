@@ -3,6 +3,7 @@
 // so devices racing for the last places never take more than recordsCount (SQLite: BEGIN IMMEDIATE; PostgreSQL:
 // an advisory lock on the experiment, then the count).
 import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import type { Engine } from '../../crud/context.ts';
 import { fromDb } from '../../crud/rows.ts';
 import { deviceWrites } from './budget.ts';
@@ -48,14 +49,72 @@ export function chooseGroup(groups: GroupEntry[], counts: Map<number | null, num
   return best;
 }
 
-type JoinResult = { group: number | null; added: boolean } | 'closed';
+type JoinResult = { group: number | null; added: boolean; filled?: Filled } | 'closed';
+
+/**
+ * An experiment's collection counted by group, as of its row `maxId`. Counting a collection of a million devices at
+ * every join read a million index entries (the lookup's cost grew with the collection); a join counts only the rows
+ * after `maxId` instead. Rows of one experiment are written under its lock (collect.ts join), so on both dialects they
+ * commit in id order and none is missed; a row written or deleted otherwise (the panel, a migration) drops the counts.
+ */
+interface Filled {
+  counts: Map<number | null, number>;
+  maxId: number;
+}
+
+interface Counted {
+  byExperiment: Map<number, Filled>;
+  /** The lookup's own paths: their announcements are the joins, which the counts read themselves. */
+  own: Set<string>;
+  /** Counts read before a clear are not kept after it. */
+  generation: number;
+}
+
+const counted = new WeakMap<Engine, Counted>();
+
+function countsOf(engine: Engine, path: string): Counted {
+  let state = counted.get(engine);
+  if (!state) {
+    const fresh: Counted = { byExperiment: new Map(), own: new Set(), generation: 0 };
+    engine.changes.on((change) => {
+      if ((change.entity === 'experimentUser' || change.entity === 'experiment') && !fresh.own.has(change.path)) {
+        fresh.byExperiment.clear();
+        fresh.generation += 1;
+      }
+    });
+    counted.set(engine, fresh);
+    state = fresh;
+  }
+  state.own.add(path);
+  return state;
+}
+
+/** The collection's counts by group inside the join's transaction: the cached ones plus the rows after them. */
+async function filledNow(trx: Kysely<any>, table: string, experimentId: number, cached: Filled | undefined): Promise<Filled> {
+  let query = trx
+    .selectFrom(table)
+    .select(['groupNumber', (eb) => eb.fn.countAll().as('n'), (eb) => eb.fn.max('id').as('top')])
+    .where('abtestingId', '=', experimentId);
+  if (cached) query = query.where('id', '>', cached.maxId);
+  const rows = await query.groupBy('groupNumber').execute();
+  const counts = new Map(cached?.counts ?? []);
+  let maxId = cached?.maxId ?? 0;
+  for (const r of rows) {
+    const group = r.groupNumber === null ? null : Number(r.groupNumber);
+    counts.set(group, (counts.get(group) ?? 0) + Number(r.n));
+    maxId = Math.max(maxId, Number(r.top));
+  }
+  return { counts, maxId };
+}
 
 /** Records the device in the experiment's collection, or finds it there; 'closed' when it is full or stopped collecting. */
-async function join(engine: Engine, experimentId: number, device: Device): Promise<JoinResult> {
+async function join(engine: Engine, experimentId: number, device: Device, path: string): Promise<JoinResult> {
   const experiments = engine.models.get('experiment')!;
   const users = engine.models.get('experimentUser')!;
+  const state = countsOf(engine, path);
+  const generation = state.generation;
   // Through the device writes' budget (budget.ts): on SQLite in a batch with other device writes.
-  return deviceWrites(engine).write(`experiment:${experimentId}`, async (trx): Promise<JoinResult> => {
+  const result = await deviceWrites(engine).write(`experiment:${experimentId}`, async (trx): Promise<JoinResult> => {
     const row = await trx
       .selectFrom(experiments.table)
       .select(['isCollecting', 'recordsCount', 'versionsDeploymentSettings'])
@@ -69,18 +128,12 @@ async function join(engine: Engine, experimentId: number, device: Device): Promi
       .where('appInstallId', '=', device.appInstallId)
       .executeTakeFirst();
     if (known) return { group: known.groupNumber === null ? null : Number(known.groupNumber), added: false };
-    const filled = await trx
-      .selectFrom(users.table)
-      .select(['groupNumber', (eb) => eb.fn.countAll().as('n')])
-      .where('abtestingId', '=', experimentId)
-      .groupBy('groupNumber')
-      .execute();
-    const counts = new Map(filled.map((r) => [r.groupNumber === null ? null : Number(r.groupNumber), Number(r.n)]));
-    const total = [...counts.values()].reduce((a, b) => a + b, 0);
+    const filled = await filledNow(trx, users.table, experimentId, state.byExperiment.get(experimentId));
+    const total = [...filled.counts.values()].reduce((a, b) => a + b, 0);
     if (total >= Number(row.recordsCount)) return 'closed';
-    const group = chooseGroup(groupsOf(fromDb('json', row.versionsDeploymentSettings)), counts);
+    const group = chooseGroup(groupsOf(fromDb('json', row.versionsDeploymentSettings)), filled.counts);
     if (group === null) return 'closed';
-    await trx
+    const inserted = await trx
       .insertInto(users.table)
       .values({
         abtestingId: experimentId,
@@ -92,9 +145,16 @@ async function join(engine: Engine, experimentId: number, device: Device): Promi
         platform: device.platform,
         userId: device.userId,
       })
-      .execute();
-    return { group, added: true };
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    filled.counts.set(group, (filled.counts.get(group) ?? 0) + 1);
+    return { group, added: true, filled: { counts: filled.counts, maxId: Math.max(filled.maxId, Number(inserted.id)) } };
   });
+  // Committed: the counts as of this row are the next join's start (a later one already kept stays).
+  if (result !== 'closed' && result.filled && state.generation === generation && result.filled.maxId > (state.byExperiment.get(experimentId)?.maxId ?? -1)) {
+    state.byExperiment.set(experimentId, result.filled);
+  }
+  return result;
 }
 
 /**
@@ -116,7 +176,7 @@ export async function experimentOf(
   for (const experiment of candidates) {
     if (!experiment.isCollecting || experiment.total >= experiment.recordsCount) continue;
     if (experiment.isRandomSaveEnable && !pickedByChance(experiment.id, device.appInstallId, experiment.probability)) continue;
-    const joined = await join(engine, experiment.id, device);
+    const joined = await join(engine, experiment.id, device, path);
     // The snapshot learns of the join at once (the reload it would otherwise need costs more than the lookup).
     const now = store.experimentsNow()?.byId.get(experiment.id);
     if (joined === 'closed') {
