@@ -49,7 +49,7 @@ export function chooseGroup(groups: GroupEntry[], counts: Map<number | null, num
   return best;
 }
 
-type JoinResult = { group: number | null; added: boolean; filled?: Filled } | 'closed';
+type JoinResult = { group: number | null; added: boolean } | 'closed';
 
 /**
  * An experiment's collection counted by group, as of its row `maxId`. Counting a collection of a million devices at
@@ -107,35 +107,112 @@ async function filledNow(trx: Kysely<any>, table: string, experimentId: number, 
   return { counts, maxId };
 }
 
-/** Records the device in the experiment's collection, or finds it there; 'closed' when it is full or stopped collecting. */
-async function join(engine: Engine, experimentId: number, device: Device, path: string): Promise<JoinResult> {
+/** Devices one transaction records at most (each one row of a multi-row insert). */
+const JOIN_BATCH = 256;
+
+interface Waiting {
+  device: Device;
+  resolve: (result: JoinResult) => void;
+  reject: (error: unknown) => void;
+}
+
+/** The joins of one experiment waiting for the transaction under way to end; the next takes them all at once. */
+interface Collector {
+  waiting: Waiting[];
+  running: boolean;
+}
+
+const collectors = new WeakMap<Engine, Map<number, Collector>>();
+
+/**
+ * Records the device in the experiment's collection, or finds it there; 'closed' when it is full or stopped collecting.
+ * The devices starting while a join of the experiment is under way go together in the next transaction: a handful of
+ * statements for all of them (the experiment, which of them are known, the count since the last one, one insert)
+ * instead of as many per device, each holding the experiment's lock in turn (issue 34: a fleet's first calls).
+ */
+function join(engine: Engine, experimentId: number, device: Device, path: string): Promise<JoinResult> {
+  let byExperiment = collectors.get(engine);
+  if (!byExperiment) collectors.set(engine, (byExperiment = new Map()));
+  let collector = byExperiment.get(experimentId);
+  if (!collector) byExperiment.set(experimentId, (collector = { waiting: [], running: false }));
+  const c = collector;
+  return new Promise<JoinResult>((resolve, reject) => {
+    c.waiting.push({ device, resolve, reject });
+    if (!c.running) void drain(engine, experimentId, c, countsOf(engine, path));
+  });
+}
+
+async function drain(engine: Engine, experimentId: number, c: Collector, state: Counted): Promise<void> {
+  c.running = true;
+  while (c.waiting.length) {
+    const batch = c.waiting.splice(0, JOIN_BATCH);
+    const generation = state.generation;
+    try {
+      // Through the device writes' budget (budget.ts): on SQLite in a batch with other device writes.
+      const { results, filled } = await deviceWrites(engine).write(`experiment:${experimentId}`, (trx) =>
+        joinMany(engine, trx, experimentId, batch.map((w) => w.device), state.byExperiment.get(experimentId)),
+      );
+      // Committed: the counts as of these rows are the next join's start (a later one already kept stays).
+      if (filled && state.generation === generation && filled.maxId > (state.byExperiment.get(experimentId)?.maxId ?? -1)) {
+        state.byExperiment.set(experimentId, filled);
+      }
+      batch.forEach((w, i) => w.resolve(results[i]));
+    } catch (error) {
+      batch.forEach((w) => w.reject(error));
+    }
+  }
+  c.running = false;
+}
+
+/** The joins of `devices` (in the order they came) in one transaction holding the experiment's lock. */
+async function joinMany(
+  engine: Engine,
+  trx: Kysely<any>,
+  experimentId: number,
+  devices: Device[],
+  cached: Filled | undefined,
+): Promise<{ results: JoinResult[]; filled?: Filled }> {
   const experiments = engine.models.get('experiment')!;
   const users = engine.models.get('experimentUser')!;
-  const state = countsOf(engine, path);
-  const generation = state.generation;
-  // Through the device writes' budget (budget.ts): on SQLite in a batch with other device writes.
-  const result = await deviceWrites(engine).write(`experiment:${experimentId}`, async (trx): Promise<JoinResult> => {
-    const row = await trx
-      .selectFrom(experiments.table)
-      .select(['isCollecting', 'recordsCount', 'versionsDeploymentSettings'])
-      .where('id', '=', experimentId)
-      .executeTakeFirst();
-    if (!row || !fromDb('boolean', row.isCollecting)) return 'closed';
-    const known = await trx
-      .selectFrom(users.table)
-      .select('groupNumber')
-      .where('abtestingId', '=', experimentId)
-      .where('appInstallId', '=', device.appInstallId)
-      .executeTakeFirst();
-    if (known) return { group: known.groupNumber === null ? null : Number(known.groupNumber), added: false };
-    const filled = await filledNow(trx, users.table, experimentId, state.byExperiment.get(experimentId));
-    const total = [...filled.counts.values()].reduce((a, b) => a + b, 0);
+  const row = await trx
+    .selectFrom(experiments.table)
+    .select(['isCollecting', 'recordsCount', 'versionsDeploymentSettings'])
+    .where('id', '=', experimentId)
+    .executeTakeFirst();
+  if (!row || !fromDb('boolean', row.isCollecting)) return { results: devices.map(() => 'closed') };
+  const ids = [...new Set(devices.map((d) => d.appInstallId))];
+  const knownRows = await trx
+    .selectFrom(users.table)
+    .select(['appInstallId', 'groupNumber'])
+    .where('abtestingId', '=', experimentId)
+    .where('appInstallId', 'in', ids)
+    .execute();
+  const known = new Map<string, JoinResult>(
+    knownRows.map((r) => [String(r.appInstallId), { group: r.groupNumber === null ? null : Number(r.groupNumber), added: false }]),
+  );
+  if (devices.every((d) => known.has(d.appInstallId))) return { results: devices.map((d) => known.get(d.appInstallId)!) };
+  const filled = await filledNow(trx, users.table, experimentId, cached);
+  const groups = groupsOf(fromDb('json', row.versionsDeploymentSettings));
+  let total = [...filled.counts.values()].reduce((a, b) => a + b, 0);
+  const added: { device: Device; group: number }[] = [];
+  const results = devices.map((device): JoinResult => {
+    const already = known.get(device.appInstallId);
+    if (already) return already;
     if (total >= Number(row.recordsCount)) return 'closed';
-    const group = chooseGroup(groupsOf(fromDb('json', row.versionsDeploymentSettings)), filled.counts);
+    const group = chooseGroup(groups, filled.counts);
     if (group === null) return 'closed';
-    const inserted = await trx
-      .insertInto(users.table)
-      .values({
+    filled.counts.set(group, (filled.counts.get(group) ?? 0) + 1);
+    total += 1;
+    added.push({ device, group });
+    // The same device twice in one batch: its second start finds it recorded.
+    known.set(device.appInstallId, { group, added: false });
+    return { group, added: true };
+  });
+  if (!added.length) return { results };
+  const inserted = await trx
+    .insertInto(users.table)
+    .values(
+      added.map(({ device, group }) => ({
         abtestingId: experimentId,
         appInstallId: device.appInstallId,
         groupNumber: group,
@@ -144,17 +221,12 @@ async function join(engine: Engine, experimentId: number, device: Device, path: 
         whitelabel: device.whitelabel,
         platform: device.platform,
         userId: device.userId,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    filled.counts.set(group, (filled.counts.get(group) ?? 0) + 1);
-    return { group, added: true, filled: { counts: filled.counts, maxId: Math.max(filled.maxId, Number(inserted.id)) } };
-  });
-  // Committed: the counts as of this row are the next join's start (a later one already kept stays).
-  if (result !== 'closed' && result.filled && state.generation === generation && result.filled.maxId > (state.byExperiment.get(experimentId)?.maxId ?? -1)) {
-    state.byExperiment.set(experimentId, result.filled);
-  }
-  return result;
+      })),
+    )
+    .returning('id')
+    .execute();
+  const maxId = inserted.reduce((top, r) => Math.max(top, Number(r.id)), filled.maxId);
+  return { results, filled: { counts: filled.counts, maxId } };
 }
 
 /**
