@@ -48,15 +48,26 @@ export interface ProcessFigures {
   /** PostgreSQL: WAL bytes and database CPU (ms) per device write (a join or a report). */
   walBytesPerWrite?: number;
   dbCpuMsPerWrite?: number;
+  /** CPU seconds a process uses per second with no call (timers, the snapshot's poll, Redis and socket.io). */
+  idleCpuPerSecond?: number;
+  /**
+   * Server CPU at a fleet's pace, not at the limit (a call that arrives alone wakes the process for itself, 2-3x the
+   * CPU of one among many): CPU seconds per second = `activeCpuPerSecond` + starts per second x `startCpuMs` / 1000,
+   * a line through two paced runs (a night hour's pace and the evening peak's), for all the processes together.
+   */
+  startCpuMs?: number;
+  activeCpuPerSecond?: number;
 }
 
 /**
- * Measured on this 2-core machine (shared: load average 2-5) with `npm run bench -- fleet` and `-- lookup`,
- * 2026-11-28. The doc quotes them; the fleet bench measures its own and predicts from those.
+ * Measured on this 2-core machine (shared: load average 9-20) with `npm run bench -- fleet`, `-- lookup` and the
+ * reports alone, 2026-11-28: the best of the runs (the others were slowed by the machine's other work). WAL per
+ * write is PostgreSQL's whole cluster's during the run (other databases wrote meanwhile): an upper bound, taken as
+ * 2.5 kB from the quietest run. The doc quotes these; the fleet bench measures its own and predicts from those.
  */
 export const MEASURED: Record<'sqlite' | 'postgres', ProcessFigures> = {
-  sqlite: { lookupsPerSecond: 4500, lookupCpuMs: 0.22, reportCpuMs: 0.5, reportsPerSecond: 2000, collectionWritesPerSecond: 1500 },
-  postgres: { lookupsPerSecond: 4000, lookupCpuMs: 0.25, reportCpuMs: 0.6, reportsPerSecond: 1600, collectionWritesPerSecond: 900, walBytesPerWrite: 900, dbCpuMsPerWrite: 0.4 },
+  sqlite: { lookupsPerSecond: 5600, lookupCpuMs: 0.09, reportCpuMs: 0.2, reportsPerSecond: 1380, collectionWritesPerSecond: 1100 },
+  postgres: { lookupsPerSecond: 8200, lookupCpuMs: 0.092, reportCpuMs: 0.69, reportsPerSecond: 690, collectionWritesPerSecond: 830, walBytesPerWrite: 2500, dbCpuMsPerWrite: 0.84 },
 };
 
 /** Planning margins: a process runs at most this share of its measured limit at the peak minute (room for a lost one). */
@@ -153,7 +164,7 @@ export function hourRates(tvs: number, hour: number, fleet: FleetPattern = TV_FL
  * What the model predicts for a simulated day: per hour, the server CPU seconds the calls take (from the measured
  * CPU per call) and the rows written; summed over the day.
  */
-export function predictDay(tvs: number, p: ProcessFigures, secondsPerHour: number, fleet: FleetPattern = TV_FLEET) {
+export function predictDay(tvs: number, p: ProcessFigures, secondsPerHour: number, processes = 2, fleet: FleetPattern = TV_FLEET) {
   return fleet.hourly.map((_, hour) => {
     const r = hourRates(tvs, hour, fleet);
     const lookups = r.lookups * secondsPerHour;
@@ -162,7 +173,10 @@ export function predictDay(tvs: number, p: ProcessFigures, secondsPerHour: numbe
       hour,
       lookups,
       reports,
-      cpuSeconds: (lookups * p.lookupCpuMs + reports * p.reportCpuMs) / 1000,
+      cpuSeconds:
+        p.startCpuMs !== undefined
+          ? (lookups * p.startCpuMs) / 1000 + (p.activeCpuPerSecond ?? 0) * secondsPerHour
+          : (lookups * p.lookupCpuMs + reports * p.reportCpuMs) / 1000 + (p.idleCpuPerSecond ?? 0) * processes * secondsPerHour,
       rows: lookups * fleet.firstCallShare + reports,
     };
   });
