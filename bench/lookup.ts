@@ -1,7 +1,8 @@
-// Device lookup throughput (docs/device-api.md) against /healthz in the same run, alone and while two heavy admin
-// list queries loop; on SQLite and on PostgreSQL (a fresh database of the server tests' TEST_DATABASE_URL).
-// The load comes from another process with keep-alive connections; the server's own CPU time and event-loop use
-// per request are measured too. Figures are ratios measured in one run: the machine is shared, absolutes wander.
+// Device lookup throughput (docs/device-api.md, issue 34 item 1), on SQLite and on PostgreSQL (a fresh database of the
+// server tests' TEST_DATABASE_URL): 10,000 devices from 10,000 addresses, a tenth of them first calls joining a
+// collection (bench/device-traffic.ts), at 10 connections, against /healthz sent by the same loader in the same round,
+// and while two staff clients loop the heaviest list; 3 rounds, each figure's median and spread, met / not met.
+// The older helpers here (load, seed, lookupPaths) also serve bench/lists.ts and bench/read-workers.ts.
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
