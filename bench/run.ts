@@ -15,6 +15,9 @@
 //   npm run bench lost-update   20 edits at once from one version, 5 rounds, per dialect: how many were accepted (not part of `all`)
 //   npm run bench -- device-flood [--seconds 5] [--rounds 3] [--dialect D] [--burst N]   staff list and /healthz idle vs while 30 addresses flood the device calls
 //   npm run bench floods [--logins 1000] [--seconds 5] [--rounds 3] [--dialect D]   staff lists and /healthz alone and during a flood of anonymous wrong logins (not part of `all`)
+//   npm run bench -- lookup [--dialect D]   issue 34: 10,000 devices from 10,000 addresses at 10 connections against /healthz in the same rounds, and under 2 heavy list loops; met / not met
+//   npm run bench -- fleet [--seconds 4]   issue 34: a day of a TV fleet against 2 processes on PostgreSQL and Redis, the capacity model's prediction beside the measure (not part of `all`)
+//   npm run bench -- capacity-doc   writes the tables of docs/capacity.md from bench/capacity-model.ts (not part of `all`)
 //   npm run bench fuzz [perRoute] [seed]   the long fuzzer run on SQLite and PostgreSQL (not part of `all`)
 import { bundleSizes } from './bundle.ts';
 import { apiThroughput } from './api.ts';
@@ -31,11 +34,13 @@ import { lostUpdate } from './lost-update.ts';
 import { floods } from './floods.ts';
 import { scaleReport } from './scale.ts';
 import { deviceFlood } from './device-flood.ts';
+import { fleet } from './fleet.ts';
+import { capacityDoc } from './capacity-doc.ts';
 import { benchName } from './options.ts';
 
 // Flags alone (`npm run bench -- --rows 1000000`, issue 14's command) ask for the scale report.
 const which = benchName();
-const NAMES = ['all', 'scale', 'bundle', 'api', 'lookup', 'durability', 'ip-import', 'export', 'fuzz', 'lists', 'client', 'read-workers', 'json-body', 'lost-update', 'device-flood', 'floods'];
+const NAMES = ['all', 'scale', 'bundle', 'api', 'lookup', 'durability', 'ip-import', 'export', 'fuzz', 'lists', 'client', 'read-workers', 'json-body', 'lost-update', 'device-flood', 'floods', 'fleet', 'capacity-doc'];
 if (!NAMES.includes(which)) throw new Error(`npm run bench: no bench named "${which}" (known: ${NAMES.join(', ')})`);
 if (which === 'scale') await scaleReport();
 if (which === 'all' || which === 'bundle') await bundleSizes();
@@ -52,3 +57,5 @@ if (which === 'json-body') await jsonBody();
 if (which === 'lost-update') await lostUpdate();
 if (which === 'device-flood') await deviceFlood();
 if (which === 'floods') await floods();
+if (which === 'fleet') await fleet();
+if (which === 'capacity-doc') capacityDoc();

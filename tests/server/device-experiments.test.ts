@@ -139,6 +139,30 @@ forEachDialect('device lookup: A/B collections', (h) => {
     await destroy(id);
   });
 
+  it('gives a place freed in the panel to the next new device of a full collection', async () => {
+    const id = await experiment({}, [{ count: 2, groupName: 'A' }]);
+    await device('freed-1');
+    await device('freed-2');
+    expect((await device('freed-3')).body.data.experiment).toBeNull();
+    await h.admin('DELETE', '/v1/admin/abtesting/info-for-testing/delete-user', { query: { appInstallId: 'freed-1' } });
+    expect((await device('freed-4')).body.data.experiment).toMatchObject({ id, group: 1 });
+    expect((await users(id)).map((r) => r.appInstallId)).toEqual(['freed-2', 'freed-4']);
+    await destroy(id);
+  });
+
+  it('records every device of a crowd starting at once, each in one group, the groups filled evenly', async () => {
+    const id = await experiment({}, [{ count: 50 }, { count: 50 }]);
+    const replies = await Promise.all(Array.from({ length: 60 }, (_, i) => device(`crowd-${i % 40}`)));
+    expect(replies.every((r) => r.status === 200 && r.body.data.experiment?.id === id)).toBe(true);
+    const rows = await users(id);
+    expect(rows).toHaveLength(40);
+    expect(rows.filter((r) => r.groupNumber === 1)).toHaveLength(20);
+    // A device that started twice at once has one row and got the same group both times.
+    const groupOf = new Map(rows.map((r) => [r.appInstallId, r.groupNumber]));
+    for (const [i, r] of replies.entries()) expect(r.body.data.experiment.group).toBe(groupOf.get(`crowd-${i % 40}`));
+    await destroy(id);
+  });
+
   it('never lets devices racing for the last places overfill the collection, within one server', async () => {
     const id = await experiment({}, [{ count: 2 }, { count: 1 }]);
     await device('race-first');

@@ -3,6 +3,7 @@
 // so devices racing for the last places never take more than recordsCount (SQLite: BEGIN IMMEDIATE; PostgreSQL:
 // an advisory lock on the experiment, then the count).
 import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import type { Engine } from '../../crud/context.ts';
 import { fromDb } from '../../crud/rows.ts';
 import { deviceWrites } from './budget.ts';
@@ -50,39 +51,168 @@ export function chooseGroup(groups: GroupEntry[], counts: Map<number | null, num
 
 type JoinResult = { group: number | null; added: boolean } | 'closed';
 
-/** Records the device in the experiment's collection, or finds it there; 'closed' when it is full or stopped collecting. */
-async function join(engine: Engine, experimentId: number, device: Device): Promise<JoinResult> {
+/**
+ * An experiment's collection counted by group, as of its row `maxId`. Counting a collection of a million devices at
+ * every join read a million index entries (the lookup's cost grew with the collection); a join counts only the rows
+ * after `maxId` instead. Rows of one experiment are written under its lock (collect.ts join), so on both dialects they
+ * commit in id order and none is missed; a row written or deleted otherwise (the panel, a migration) drops the counts.
+ */
+interface Filled {
+  counts: Map<number | null, number>;
+  maxId: number;
+}
+
+interface Counted {
+  byExperiment: Map<number, Filled>;
+  /** The lookup's own paths: their announcements are the joins, which the counts read themselves. */
+  own: Set<string>;
+  /** Counts read before a clear are not kept after it. */
+  generation: number;
+}
+
+const counted = new WeakMap<Engine, Counted>();
+
+function countsOf(engine: Engine, path: string): Counted {
+  let state = counted.get(engine);
+  if (!state) {
+    const fresh: Counted = { byExperiment: new Map(), own: new Set(), generation: 0 };
+    engine.changes.on((change) => {
+      if ((change.entity === 'experimentUser' || change.entity === 'experiment') && !fresh.own.has(change.path)) {
+        fresh.byExperiment.clear();
+        fresh.generation += 1;
+      }
+    });
+    counted.set(engine, fresh);
+    state = fresh;
+  }
+  state.own.add(path);
+  return state;
+}
+
+/** The collection's counts by group inside the join's transaction: the cached ones plus the rows after them. */
+async function filledNow(trx: Kysely<any>, table: string, experimentId: number, cached: Filled | undefined): Promise<Filled> {
+  let query = trx
+    .selectFrom(table)
+    .select(['groupNumber', (eb) => eb.fn.countAll().as('n'), (eb) => eb.fn.max('id').as('top')])
+    .where('abtestingId', '=', experimentId);
+  if (cached) query = query.where('id', '>', cached.maxId);
+  const rows = await query.groupBy('groupNumber').execute();
+  const counts = new Map(cached?.counts ?? []);
+  let maxId = cached?.maxId ?? 0;
+  for (const r of rows) {
+    const group = r.groupNumber === null ? null : Number(r.groupNumber);
+    counts.set(group, (counts.get(group) ?? 0) + Number(r.n));
+    maxId = Math.max(maxId, Number(r.top));
+  }
+  return { counts, maxId };
+}
+
+/** Devices one transaction records at most (each one row of a multi-row insert). */
+const JOIN_BATCH = 256;
+
+interface Waiting {
+  device: Device;
+  resolve: (result: JoinResult) => void;
+  reject: (error: unknown) => void;
+}
+
+/** The joins of one experiment waiting for the transaction under way to end; the next takes them all at once. */
+interface Collector {
+  waiting: Waiting[];
+  running: boolean;
+}
+
+const collectors = new WeakMap<Engine, Map<number, Collector>>();
+
+/**
+ * Records the device in the experiment's collection, or finds it there; 'closed' when it is full or stopped collecting.
+ * The devices starting while a join of the experiment is under way go together in the next transaction: a handful of
+ * statements for all of them (the experiment, which of them are known, the count since the last one, one insert)
+ * instead of as many per device, each holding the experiment's lock in turn (issue 34: a fleet's first calls).
+ */
+function join(engine: Engine, experimentId: number, device: Device, path: string): Promise<JoinResult> {
+  let byExperiment = collectors.get(engine);
+  if (!byExperiment) collectors.set(engine, (byExperiment = new Map()));
+  let collector = byExperiment.get(experimentId);
+  if (!collector) byExperiment.set(experimentId, (collector = { waiting: [], running: false }));
+  const c = collector;
+  return new Promise<JoinResult>((resolve, reject) => {
+    c.waiting.push({ device, resolve, reject });
+    if (!c.running) void drain(engine, experimentId, c, countsOf(engine, path));
+  });
+}
+
+async function drain(engine: Engine, experimentId: number, c: Collector, state: Counted): Promise<void> {
+  c.running = true;
+  while (c.waiting.length) {
+    const batch = c.waiting.splice(0, JOIN_BATCH);
+    const generation = state.generation;
+    try {
+      // Through the device writes' budget (budget.ts): on SQLite in a batch with other device writes.
+      const { results, filled } = await deviceWrites(engine).write(`experiment:${experimentId}`, (trx) =>
+        joinMany(engine, trx, experimentId, batch.map((w) => w.device), state.byExperiment.get(experimentId)),
+      );
+      // Committed: the counts as of these rows are the next join's start (a later one already kept stays).
+      if (filled && state.generation === generation && filled.maxId > (state.byExperiment.get(experimentId)?.maxId ?? -1)) {
+        state.byExperiment.set(experimentId, filled);
+      }
+      batch.forEach((w, i) => w.resolve(results[i]));
+    } catch (error) {
+      batch.forEach((w) => w.reject(error));
+    }
+  }
+  c.running = false;
+}
+
+/** The joins of `devices` (in the order they came) in one transaction holding the experiment's lock. */
+async function joinMany(
+  engine: Engine,
+  trx: Kysely<any>,
+  experimentId: number,
+  devices: Device[],
+  cached: Filled | undefined,
+): Promise<{ results: JoinResult[]; filled?: Filled }> {
   const experiments = engine.models.get('experiment')!;
   const users = engine.models.get('experimentUser')!;
-  // Through the device writes' budget (budget.ts): on SQLite in a batch with other device writes.
-  return deviceWrites(engine).write(`experiment:${experimentId}`, async (trx): Promise<JoinResult> => {
-    const row = await trx
-      .selectFrom(experiments.table)
-      .select(['isCollecting', 'recordsCount', 'versionsDeploymentSettings'])
-      .where('id', '=', experimentId)
-      .executeTakeFirst();
-    if (!row || !fromDb('boolean', row.isCollecting)) return 'closed';
-    const known = await trx
-      .selectFrom(users.table)
-      .select('groupNumber')
-      .where('abtestingId', '=', experimentId)
-      .where('appInstallId', '=', device.appInstallId)
-      .executeTakeFirst();
-    if (known) return { group: known.groupNumber === null ? null : Number(known.groupNumber), added: false };
-    const filled = await trx
-      .selectFrom(users.table)
-      .select(['groupNumber', (eb) => eb.fn.countAll().as('n')])
-      .where('abtestingId', '=', experimentId)
-      .groupBy('groupNumber')
-      .execute();
-    const counts = new Map(filled.map((r) => [r.groupNumber === null ? null : Number(r.groupNumber), Number(r.n)]));
-    const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  const row = await trx
+    .selectFrom(experiments.table)
+    .select(['isCollecting', 'recordsCount', 'versionsDeploymentSettings'])
+    .where('id', '=', experimentId)
+    .executeTakeFirst();
+  if (!row || !fromDb('boolean', row.isCollecting)) return { results: devices.map(() => 'closed') };
+  const ids = [...new Set(devices.map((d) => d.appInstallId))];
+  const knownRows = await trx
+    .selectFrom(users.table)
+    .select(['appInstallId', 'groupNumber'])
+    .where('abtestingId', '=', experimentId)
+    .where('appInstallId', 'in', ids)
+    .execute();
+  const known = new Map<string, JoinResult>(
+    knownRows.map((r) => [String(r.appInstallId), { group: r.groupNumber === null ? null : Number(r.groupNumber), added: false }]),
+  );
+  if (devices.every((d) => known.has(d.appInstallId))) return { results: devices.map((d) => known.get(d.appInstallId)!) };
+  const filled = await filledNow(trx, users.table, experimentId, cached);
+  const groups = groupsOf(fromDb('json', row.versionsDeploymentSettings));
+  let total = [...filled.counts.values()].reduce((a, b) => a + b, 0);
+  const added: { device: Device; group: number }[] = [];
+  const results = devices.map((device): JoinResult => {
+    const already = known.get(device.appInstallId);
+    if (already) return already;
     if (total >= Number(row.recordsCount)) return 'closed';
-    const group = chooseGroup(groupsOf(fromDb('json', row.versionsDeploymentSettings)), counts);
+    const group = chooseGroup(groups, filled.counts);
     if (group === null) return 'closed';
-    await trx
-      .insertInto(users.table)
-      .values({
+    filled.counts.set(group, (filled.counts.get(group) ?? 0) + 1);
+    total += 1;
+    added.push({ device, group });
+    // The same device twice in one batch: its second start finds it recorded.
+    known.set(device.appInstallId, { group, added: false });
+    return { group, added: true };
+  });
+  if (!added.length) return { results };
+  const inserted = await trx
+    .insertInto(users.table)
+    .values(
+      added.map(({ device, group }) => ({
         abtestingId: experimentId,
         appInstallId: device.appInstallId,
         groupNumber: group,
@@ -91,10 +221,12 @@ async function join(engine: Engine, experimentId: number, device: Device): Promi
         whitelabel: device.whitelabel,
         platform: device.platform,
         userId: device.userId,
-      })
-      .execute();
-    return { group, added: true };
-  });
+      })),
+    )
+    .returning('id')
+    .execute();
+  const maxId = inserted.reduce((top, r) => Math.max(top, Number(r.id)), filled.maxId);
+  return { results, filled: { counts: filled.counts, maxId } };
 }
 
 /**
@@ -116,7 +248,7 @@ export async function experimentOf(
   for (const experiment of candidates) {
     if (!experiment.isCollecting || experiment.total >= experiment.recordsCount) continue;
     if (experiment.isRandomSaveEnable && !pickedByChance(experiment.id, device.appInstallId, experiment.probability)) continue;
-    const joined = await join(engine, experiment.id, device);
+    const joined = await join(engine, experiment.id, device, path);
     // The snapshot learns of the join at once (the reload it would otherwise need costs more than the lookup).
     const now = store.experimentsNow()?.byId.get(experiment.id);
     if (joined === 'closed') {

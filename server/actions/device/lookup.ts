@@ -59,6 +59,14 @@ export function registerDeviceLookup(app: FastifyInstance, engine: Engine, publi
   app.addHook('onRoute', (route) => {
     if (!own.has(route.url)) return;
     route.onSend = [...(Array.isArray(route.onSend) ? route.onSend : route.onSend ? [route.onSend] : []), noStore];
+    // The answer's JSON from the cached text of its kind (answerText), the same bytes JSON.stringify writes.
+    const handler = route.handler;
+    // Only for an answer: a refusal (thrown) goes the usual way, with the usual headers.
+    route.handler = async function (this: unknown, request, reply) {
+      const result = await handler.call(this as never, request, reply);
+      reply.serializer(serializeAnswer).header('content-type', 'application/json; charset=utf-8');
+      return result;
+    };
   });
 }
 
@@ -78,8 +86,59 @@ function absolute(base: string, url: string | null): string | null {
 
 const keyOf = (whitelabelId: number | null, platformId: number | null) => `${whitelabelId}:${platformId}`;
 
-/** A device's answer: only what the application needs and may see (no staff ids, e-mails or descriptions). */
+/** The JSON of an answer up to its `ip`'s value, on the answer object; JSON.stringify skips symbol keys. */
+const TEXT = Symbol('answer text');
+
+type Answer = ReturnType<typeof buildAnswer> & { [TEXT]?: string };
+
+/**
+ * The lookup's reply as text: `{"result":true,"data":` + the cached text of the answer's kind + its `ip`, which is
+ * what JSON.stringify writes for it (the ip is the answer's last key); any other payload (an error) as JSON.stringify.
+ */
+function serializeAnswer(payload: unknown): string {
+  const data = (payload as { data?: Answer } | null)?.data;
+  const text = data?.[TEXT];
+  if (text === undefined || (payload as { result?: unknown }).result !== true || Object.keys(payload as object).length !== 2) return JSON.stringify(payload);
+  return `{"result":true,"data":${text}${JSON.stringify(data!.ip)}}}`;
+}
+
+/**
+ * Answers without their `ip`, by what decides them, for one snapshot: the devices of one whitelabel and platform get
+ * the same few answers, and building and serializing one cost more than the rest of the lookup (issue 34).
+ */
+const answers = new WeakMap<Snapshot, Map<string, { answer: Omit<Answer, 'ip'>; text: string }>>();
+/** Answers kept per snapshot at most (a combination per device may make many); past it the cache starts again. */
+const KEPT_ANSWERS = 10_000;
+
+/** The answer of `key` (its kind, build, whitelabel, platform, membership and base) for the device at `ip`. */
 function answer(
+  key: string,
+  snap: Snapshot,
+  base: string,
+  matchedBy: MatchedBy,
+  build: () => PublicBuild,
+  whitelabel: WhitelabelEntry | undefined,
+  platform: PlatformEntry | undefined,
+  membership: Membership | undefined,
+  ip: string,
+): Answer {
+  let kept = answers.get(snap);
+  if (!kept) answers.set(snap, (kept = new Map()));
+  const full = `${key}|${whitelabel?.id}|${platform?.id}|${membership ? `${membership.experiment.id}:${membership.group}:${membership.experiment.isActive}` : ''}|${base}`;
+  let found = kept.get(full);
+  if (!found) {
+    const { ip: _ip, ...rest } = buildAnswer(snap, base, matchedBy, build(), whitelabel, platform, membership, '');
+    const json = JSON.stringify({ ...rest, ip: '' });
+    // Without the ip's empty value and the closing brace: `...,"ip":`.
+    found = { answer: rest, text: json.slice(0, -3) };
+    if (kept.size >= KEPT_ANSWERS) kept.clear();
+    kept.set(full, found);
+  }
+  return { ...found.answer, ip, [TEXT]: found.text };
+}
+
+/** A device's answer: only what the application needs and may see (no staff ids, e-mails or descriptions). */
+function buildAnswer(
   snap: Snapshot,
   base: string,
   matchedBy: MatchedBy,
@@ -192,7 +251,7 @@ export async function lookupCombination({ engine, input, client, path }: ActionC
     if (!combination) return undefined;
     const wl = whitelabel ?? (combination.whitelabelId === null ? undefined : c.whitelabelsById.get(combination.whitelabelId));
     const pl = platform ?? (combination.platformId === null ? undefined : c.platformsById.get(combination.platformId));
-    return answer(snap, base, matchedBy, fromBuild(base, c.builds.get(combination.buildId)!, combination), wl, pl, undefined, ip);
+    return answer(`${matchedBy}:${combination.id}`, snap, base, matchedBy, () => fromBuild(base, c.builds.get(combination.buildId)!, combination), wl, pl, undefined, ip);
   };
   const byDevice = query.appInstallId ? snap.combinations.byDevice.get(query.appInstallId)?.find(usable) : undefined;
   if (byDevice) return pinned('device', byDevice);
@@ -226,17 +285,17 @@ export async function lookupCombination({ engine, input, client, path }: ActionC
         )
       : undefined;
   const grouped = membership && fromGroup(membership, platform);
-  if (grouped) return answer(snap, base, 'experiment', grouped, whitelabel, platform, membership, ip);
+  if (grouped) return answer('experiment', snap, base, 'experiment', () => grouped, whitelabel, platform, membership, ip);
 
   // Rule 4: the published combination of this whitelabel and platform.
   const published = snap.combinations.published.get(keyOf(whitelabel.id, platform.id))?.find(usable);
   if (published) {
-    return answer(snap, base, 'published', fromBuild(base, c.builds.get(published.buildId)!, published), whitelabel, platform, membership, ip);
+    return answer(`published:${published.id}`, snap, base, 'published', () => fromBuild(base, c.builds.get(published.buildId)!, published), whitelabel, platform, membership, ip);
   }
 
   // Rule 5: the newest available build within the version limits; unpublished versions on test for testers only.
   const latest = latestBuild(snap, whitelabel, platform, query.resolution ?? null, ip);
-  if (latest) return answer(snap, base, 'latest', fromBuild(base, latest), whitelabel, platform, membership, ip);
+  if (latest) return answer(`latest:${latest.id}`, snap, base, 'latest', () => fromBuild(base, latest), whitelabel, platform, membership, ip);
 
   throw notFound(
     `No build for ${describe(query, ip)}: no combination for the device or the IP, no A/B group with files, no published combination, and no available build within ${maxVersions(platform.maxVersion, whitelabel.maxVersion)}`,
