@@ -564,32 +564,63 @@ export class ListPager {
       if (group.value !== null) return q.where(ids!);
       return q.where(ids ? sql<SqlBool>`(${fk} is null or ${ids})` : sql<SqlBool>`${fk} is null`);
     };
+    const { pageSize, offset } = this.request;
+    // A page by number starts from the nearest place this list read before it (as deepIds does), kept per target
+    // order: a renamed or added target makes other groups, and other places.
+    const { kept, key: listKey, writes } = this.places();
+    const key = `${listKey}\n${hash(JSON.stringify(groups))}`;
+    let skip = 0;
+    /** 1 when the row before the page is read too, for its place. */
+    let before = 0;
+    if (!cursor && offset) {
+      const anchor = kept && anchorBefore(kept, key, offset - 1);
+      if (anchor) {
+        cursor = anchor;
+        skip = offset - 1 - anchor.pos;
+      } else {
+        skip = offset - 1;
+        before = kept ? 1 : 0;
+        if (!before) skip++;
+      }
+    }
     let start = 0;
     if (cursor) {
       const value = cursor.value;
       start = groups.findIndex((g) => g.value === value);
       // The cursor's value is no longer a target's (renamed or deleted since): the page number applies.
-      if (start < 0) cursor = undefined;
+      if (start < 0) {
+        cursor = undefined;
+        skip = offset;
+        before = 0;
+      }
     }
     if (!cursor) start = 0;
-    const { pageSize } = this.request;
-    let skip = cursor ? 0 : this.request.offset;
     const rows: Row[] = [];
     const values: Key[] = [];
-    for (let g = start; g < groups.length && rows.length < pageSize; g++) {
+    for (let g = start; g < groups.length && rows.length < pageSize + before; g++) {
       const group = groups[g];
-      let query = inGroup(group)(this.ordered(this.rowsQuery(), false));
-      if (cursor && g === start) query = query.where('t.id', this.cmp, cursor.id);
-      const need = pageSize - rows.length;
+      const from = cursor && g === start ? cursor.id : undefined;
+      const where = (q: Query) => (from === undefined ? inGroup(group)(q) : inGroup(group)(q).where('t.id', this.cmp, from));
+      const query = where(this.ordered(this.rowsQuery(), false));
+      const need = pageSize + before - rows.length;
       const found = await readRows<Row>(this.engine, query.limit(need).offset(skip));
       if (!found.length && skip) {
         // The group has no more rows than skip: count them to skip the whole group.
-        skip -= await this.countUpTo(inGroup(group), skip);
+        skip -= await this.countUpTo(where, skip);
         continue;
       }
       skip = 0;
       rows.push(...found);
       for (const _ of found) values.push(group.value);
+    }
+    if (kept && offset && writes === kept.writes && rows.length) {
+      const first = offset - before;
+      const at = (i: number): Anchor => ({ pos: first + i, value: values[i], id: Number(rows[i].id) });
+      keepAnchors(kept, key, before ? [at(0), at(rows.length - 1)] : [at(rows.length - 1)]);
+    }
+    if (before && rows.length) {
+      rows.shift();
+      values.shift();
     }
     return this.finish(rows, () => values[values.length - 1]);
   }

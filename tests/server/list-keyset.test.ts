@@ -139,8 +139,9 @@ forEachDialect(
           const own = await db().selectFrom('installations as t').select('t.id').orderBy(`t.${field}`, direction).orderBy('t.id', direction).execute();
           expect(await walk('/v1/admin/installation/get', { sortBy: field, sortOrder: direction }), `${field} ${direction}`).toEqual(own.map((r) => r.id));
         }
-        // An offset page in the middle of a group and one across groups, without a cursor.
-        for (const page of [3, 9, 12]) {
+        // An offset page in the middle of a group and one across groups, without a cursor; then jumps back and forth
+        // and the same page again, from the places read before.
+        for (const page of [3, 9, 12, 12, 2, 10, 10, 13, 1, 5]) {
           const byOffset = await list('/v1/admin/installation/get', { sortBy: 'whitelabel.name', sortOrder: direction, page, pageSize: SIZE });
           expect(byOffset.rows.map((r) => r.id), `page ${page}`).toEqual(expected.slice((page - 1) * SIZE, page * SIZE).map((r) => r.id));
         }
