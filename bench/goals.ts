@@ -25,9 +25,9 @@ export interface Figure {
   failed?: string;
 }
 
-/** Item 1: every list call at scale, on both dialects. */
+/** Every list call at scale, on both dialects (issue 34 item 3): 0.07x of /healthz in the same run (~1,000 req/s here). */
 export const LIST_GOALS: Goal[] = [
-  { on: 'value', min: 1000 },
+  { on: 'ratio', min: 0.07 },
   { on: 'p99', max: 20 },
 ];
 /** Item 2: /healthz and the device lookup while two clients loop the heaviest list query, as a share of alone. */

@@ -104,12 +104,45 @@ function ftsCondition(engine: Engine, model: EntityModel, active: FilterParam[],
 }
 
 /**
- * On SQLite, when every active filter is a contains filter of the entity's FTS5 trigram table: the matching rowids
- * as a query over that table alone (which a count or a page in rowid order reads lazily).
+ * On SQLite, the active filters split into the contains filters the entity's FTS5 trigram table serves (their LIKEs
+ * as one condition on the columns of `qualifier`) and the others; undefined when none is served by it, or a filter
+ * reaches into a relation (those need the joins the queries below do not make).
+ */
+function ftsSplit(engine: Engine, model: EntityModel, active: FilterParam[], input: Record<string, unknown>, qualifier: string) {
+  if (engine.caps.name !== 'sqlite' || active.some((f) => f.ref.startsWith('r_'))) return undefined;
+  const likes: Expression<unknown>[] = [];
+  const rest: FilterParam[] = [];
+  for (const f of active) {
+    const like = f.decl.op === 'contains' && !f.decl.field.includes('.') ? ftsLike(model, f.decl.field, String(input[f.param]), qualifier) : undefined;
+    if (like) likes.push(like);
+    else rest.push(f);
+  }
+  if (!likes.length) return undefined;
+  return { likes: sql<SqlBool>`${sql.join(likes, sql` and `)}`, fields: active.filter((f) => !rest.includes(f)).map((f) => f.decl.field), rest };
+}
+
+/**
+ * The rows matching the filters as `t.id`, found from the FTS5 table's matches (read first: CROSS JOIN keeps SQLite to
+ * that order) each looked up by id and tested against the other filters: as many rows are read as the contains
+ * filters match, where `t.id in (select rowid ...)` let SQLite walk an index of the equality filter or the sort instead
+ * and test every row of it (the users of one experiment with a contains filter: every user of the experiment).
+ */
+function ftsDrivenIds(engine: Engine, model: EntityModel, active: FilterParam[], input: Record<string, unknown>): Query | undefined {
+  const split = ftsSplit(engine, model, active, input, 'f');
+  if (!split) return undefined;
+  const query = engine.db.selectFrom(`${ftsTable(model)} as f`).crossJoin(`${model.table} as t`).select('t.id').whereRef('t.id', '=', 'f.rowid').where(split.likes);
+  return applyFilters(engine, split.rest, input, query).query;
+}
+
+/**
+ * On SQLite, when the active filters include contains filters of the entity's FTS5 trigram table: the matching rows
+ * as a query read from that table (which a count or a page in rowid order reads lazily); over that table alone when
+ * every active filter is such a filter.
  */
 export function ftsMatching(engine: Engine, model: EntityModel, active: FilterParam[], input: Record<string, unknown>): Query | undefined {
   const condition = ftsCondition(engine, model, active, input);
-  return condition && engine.db.selectFrom(ftsTable(model)).select('rowid').where(condition);
+  if (condition) return engine.db.selectFrom(ftsTable(model)).select('rowid').where(condition);
+  return ftsDrivenIds(engine, model, active, input);
 }
 
 /** How many of the newest rows a contains filter with many matches tests before it reads the FTS5 index. */
@@ -198,6 +231,8 @@ export class ListPager {
       const fts = await this.ftsById(cursor);
       if (fts) return fts;
     }
+    const mixed = await this.ftsSorted(cursor);
+    if (mixed) return mixed;
     if (cursor) return this.keyset(cursor);
     return this.plain();
   }
@@ -247,7 +282,8 @@ export class ListPager {
   private ownValue = (row: Row): Key => (this.field ? (row[SORT_KEY] as Key) : null);
 
   /** The page's rows in list order, with the sort value a cursor carries. */
-  private pageRows = (): Query => this.withSortKey(this.ordered(this.rowsQuery()));
+  private pageRows = (): Query => this.pageRowsOf();
+  private pageRowsOf = (filters = this.request.active): Query => this.withSortKey(this.ordered(this.rowsQuery(filters)));
 
   /** ORDER BY ... LIMIT ... OFFSET, the ids found first when the offset is deep. */
   private async plain(): Promise<Page> {
@@ -374,8 +410,9 @@ export class ListPager {
    */
   private async ftsById(cursor: Cursor | undefined): Promise<Page | undefined> {
     const { pageSize, offset } = this.request;
-    const matching = ftsMatching(this.engine, this.model, this.request.active, this.request.input);
-    if (!matching) return undefined;
+    const condition = ftsCondition(this.engine, this.model, this.request.active, this.request.input);
+    if (!condition) return undefined;
+    const matching = this.engine.db.selectFrom(ftsTable(this.model)).select('rowid').where(condition);
     if (!offset || cursor) {
       const probed = await this.newestProbe(cursor);
       if (probed) return probed;
@@ -416,6 +453,68 @@ export class ListPager {
     if (writes === missed.writes) {
       if (missed.kept.size >= PROBE_MISSES_PER_ENTITY) missed.kept.clear();
       missed.kept.set(filterKey, true);
+    }
+    return undefined;
+  }
+
+  /**
+   * On SQLite, contains filters of the FTS5 table in a list sorted by a column, or beside other filters (the fixed
+   * experiment of /abtesting/:id). When more rows match than the count limit, the rows in list order tested with
+   * the filters' LIKE until the page is full; when that is not known yet, the first PROBED_ROWS rows in list order so
+   * tested, which hold the first page whenever one row in a hundred matches; otherwise (at most the count limit
+   * match), or when they came up short, the page's ids are found among the FTS5 matches and sorted (ftsDrivenIds).
+   * Undefined for a deep page of a filter matching more than the count limit: the other ways below serve it.
+   */
+  private async ftsSorted(cursor: Cursor | undefined): Promise<Page | undefined> {
+    const { active, input, pageSize, offset, filterKey } = this.request;
+    const ids = ftsDrivenIds(this.engine, this.model, active, input);
+    if (!ids) return undefined;
+    const capped = keptCapped(this.engine, this.model.entity, filterKey);
+    if (capped === true) {
+      // More rows match than the count limit: the rows in list order, each tested with the filters' LIKE, until the
+      // page is full (the LIKE the FTS5 table answers, which SQLite checks on its rows too). Sorting every match
+      // would cost more the more rows match.
+      if (offset > DEFERRED_OFFSET) return undefined;
+      const split = ftsSplit(this.engine, this.model, active, input, 't')!;
+      const scanned = () => this.withSortKey(this.ordered(this.rowsQuery(split.rest).where(split.likes)));
+      const rows = cursor ? await this.after<Row>(cursor, 0, pageSize, scanned) : await readRows<Row>(this.engine, scanned().limit(pageSize).offset(offset));
+      return this.finish(rows, this.ownValue);
+    }
+    if (capped === undefined && !offset && !cursor) {
+      const probed = await this.sortedProbe();
+      if (probed) return probed;
+    }
+    const ordered = () => this.ordered(ftsDrivenIds(this.engine, this.model, active, input)!);
+    const found = cursor ? await this.after<{ id: number }>(cursor, 0, pageSize, ordered) : await readRows<{ id: number }>(this.engine, ordered().limit(pageSize).offset(offset));
+    if (!found.length) return { rows: [] };
+    const rows = await readRows<Row>(this.engine, this.pageRowsOf([]).where('t.id', 'in', found.map((r) => Number(r.id))));
+    return this.finish(rows, this.ownValue);
+  }
+
+  /** The first page from the first PROBED_ROWS rows in list order (see ftsSorted); undefined when they hold less. */
+  private async sortedProbe(): Promise<Page | undefined> {
+    const { active, input, pageSize, filterKey } = this.request;
+    const entity = this.model.entity;
+    const missed = probeMissesOf(this.engine, entity);
+    const key = `${orderName(this.request.order)}\n${filterKey}`;
+    if (missed.kept.has(key)) return undefined;
+    const writes = missed.writes;
+    const split = ftsSplit(this.engine, this.model, active, input, 'n')!;
+    // Only what the filters test and the sort reads of those rows.
+    const fields = [...new Set([...split.fields, ...(this.field ? [this.field] : [])])].map((f) => `t.${f}`);
+    const first = this.ordered(applyFilters(this.engine, split.rest, input, this.engine.db.selectFrom(`${this.model.table} as t`).select(['t.id', ...fields])).query).limit(PROBED_ROWS);
+    let ids: Query = this.engine.db.selectFrom(first.as('n')).select('n.id').where(split.likes);
+    if (this.field) ids = ids.orderBy(`n.${this.field}`, this.direction);
+    ids = ids.orderBy('n.id', this.direction).limit(pageSize);
+    const rows = await readRows<Row>(this.engine, this.pageRowsOf([]).where('t.id', 'in', ids));
+    if (rows.length === pageSize) return this.finish(rows, this.ownValue);
+    // Fewer rows than PROBED_ROWS pass the other filters (one user's goals): the probe saw them all, its rows are the list.
+    const seen = this.engine.db.selectFrom(first.clearSelect().select(sql.lit(1).as('one')).as('s')).select(sql<number>`count(*)`.as('n'));
+    const [{ n }] = await readRows<{ n: number }>(this.engine, seen);
+    if (Number(n) < PROBED_ROWS) return this.finish(rows, this.ownValue);
+    if (writes === missed.writes) {
+      if (missed.kept.size >= PROBE_MISSES_PER_ENTITY) missed.kept.clear();
+      missed.kept.set(key, true);
     }
     return undefined;
   }
@@ -465,32 +564,63 @@ export class ListPager {
       if (group.value !== null) return q.where(ids!);
       return q.where(ids ? sql<SqlBool>`(${fk} is null or ${ids})` : sql<SqlBool>`${fk} is null`);
     };
+    const { pageSize, offset } = this.request;
+    // A page by number starts from the nearest place this list read before it (as deepIds does), kept per target
+    // order: a renamed or added target makes other groups, and other places.
+    const { kept, key: listKey, writes } = this.places();
+    const key = `${listKey}\n${hash(JSON.stringify(groups))}`;
+    let skip = 0;
+    /** 1 when the row before the page is read too, for its place. */
+    let before = 0;
+    if (!cursor && offset) {
+      const anchor = kept && anchorBefore(kept, key, offset - 1);
+      if (anchor) {
+        cursor = anchor;
+        skip = offset - 1 - anchor.pos;
+      } else {
+        skip = offset - 1;
+        before = kept ? 1 : 0;
+        if (!before) skip++;
+      }
+    }
     let start = 0;
     if (cursor) {
       const value = cursor.value;
       start = groups.findIndex((g) => g.value === value);
       // The cursor's value is no longer a target's (renamed or deleted since): the page number applies.
-      if (start < 0) cursor = undefined;
+      if (start < 0) {
+        cursor = undefined;
+        skip = offset;
+        before = 0;
+      }
     }
     if (!cursor) start = 0;
-    const { pageSize } = this.request;
-    let skip = cursor ? 0 : this.request.offset;
     const rows: Row[] = [];
     const values: Key[] = [];
-    for (let g = start; g < groups.length && rows.length < pageSize; g++) {
+    for (let g = start; g < groups.length && rows.length < pageSize + before; g++) {
       const group = groups[g];
-      let query = inGroup(group)(this.ordered(this.rowsQuery(), false));
-      if (cursor && g === start) query = query.where('t.id', this.cmp, cursor.id);
-      const need = pageSize - rows.length;
+      const from = cursor && g === start ? cursor.id : undefined;
+      const where = (q: Query) => (from === undefined ? inGroup(group)(q) : inGroup(group)(q).where('t.id', this.cmp, from));
+      const query = where(this.ordered(this.rowsQuery(), false));
+      const need = pageSize + before - rows.length;
       const found = await readRows<Row>(this.engine, query.limit(need).offset(skip));
       if (!found.length && skip) {
         // The group has no more rows than skip: count them to skip the whole group.
-        skip -= await this.countUpTo(inGroup(group), skip);
+        skip -= await this.countUpTo(where, skip);
         continue;
       }
       skip = 0;
       rows.push(...found);
       for (const _ of found) values.push(group.value);
+    }
+    if (kept && offset && writes === kept.writes && rows.length) {
+      const first = offset - before;
+      const at = (i: number): Anchor => ({ pos: first + i, value: values[i], id: Number(rows[i].id) });
+      keepAnchors(kept, key, before ? [at(0), at(rows.length - 1)] : [at(rows.length - 1)]);
+    }
+    if (before && rows.length) {
+      rows.shift();
+      values.shift();
     }
     return this.finish(rows, () => values[values.length - 1]);
   }

@@ -82,11 +82,12 @@ export function trigramCondition(caps: Capabilities, model: EntityModel, field: 
 }
 
 /**
- * A contains filter's LIKE on the FTS5 table itself (for a query over that table, such as its rowids in order), or
- * undefined when the field is not in it. FTS5 uses its index for LIKE without ESCAPE only: values free of wildcards
+ * A contains filter's LIKE on the FTS5 table itself (for a query over that table, such as its rowids in order; its
+ * columns named as `qualifier`.field when given), or undefined when the field is not in it. FTS5 uses its index for LIKE without ESCAPE only: values free of wildcards
  * need none.
  */
-export function ftsLike(model: EntityModel, field: string, value: string): RawBuilder<unknown> | undefined {
+export function ftsLike(model: EntityModel, field: string, value: string, qualifier?: string): RawBuilder<unknown> | undefined {
   if (!trigramFields(model).includes(field)) return undefined;
-  return /[\\%_]/.test(value) ? sql`${sql.ref(field)} like ${`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'` : sql`${sql.ref(field)} like ${`%${value}%`}`;
+  const column = sql.ref(qualifier ? `${qualifier}.${field}` : field);
+  return /[\\%_]/.test(value) ? sql`${column} like ${`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'` : sql`${column} like ${`%${value}%`}`;
 }

@@ -139,8 +139,9 @@ forEachDialect(
           const own = await db().selectFrom('installations as t').select('t.id').orderBy(`t.${field}`, direction).orderBy('t.id', direction).execute();
           expect(await walk('/v1/admin/installation/get', { sortBy: field, sortOrder: direction }), `${field} ${direction}`).toEqual(own.map((r) => r.id));
         }
-        // An offset page in the middle of a group and one across groups, without a cursor.
-        for (const page of [3, 9, 12]) {
+        // An offset page in the middle of a group and one across groups, without a cursor; then jumps back and forth
+        // and the same page again, from the places read before.
+        for (const page of [3, 9, 12, 12, 2, 10, 10, 13, 1, 5]) {
           const byOffset = await list('/v1/admin/installation/get', { sortBy: 'whitelabel.name', sortOrder: direction, page, pageSize: SIZE });
           expect(byOffset.rows.map((r) => r.id), `page ${page}`).toEqual(expected.slice((page - 1) * SIZE, page * SIZE).map((r) => r.id));
         }
@@ -261,3 +262,75 @@ describe('the pg_trgm indexes (postgres)', () => {
     }
   });
 });
+
+/** The users of one experiment (/abtesting/:id, always filtered by it): above the count limit of 100 here. */
+const MEMBERS = 700;
+
+forEachDialect(
+  'the users of one experiment, filtered and sorted',
+  (h) => {
+    const db = () => h.app.engine.db;
+    const list = async (query: Record<string, string | number>) => {
+      const reply = await h.admin('GET', '/v1/admin/abtesting/users', { query });
+      expect(reply.status, reply.raw).toBe(200);
+      return reply.body.data as ListData;
+    };
+
+    it('pages every sort under every contains filter by cursor and offset exactly as a scan of the experiment, counts included', async () => {
+      const now = new Date().toISOString();
+      await db().insertInto('whitelabels').values({ name: 'exp-wl', feUrl: 'https://exp.example.com/', deployConfiguration: '{}', imageHD: 'a.png', imageFHD: 'b.png', cssConfig: 'c.css', createdAt: now, updatedAt: now }).execute();
+      const wl = await db().selectFrom('whitelabels').select('id').where('name', '=', 'exp-wl').executeTakeFirstOrThrow();
+      const caps = h.app.engine.caps;
+      const experiment = { whitelabelId: wl.id, platformIds: '[]', modelNames: '[]', recordsCount: MEMBERS, isActive: caps.toDbBoolean(false), isCollecting: caps.toDbBoolean(false), isRandomSaveEnable: caps.toDbBoolean(false), probability: 1, versionsDeploymentSettings: '[]', createdAt: now };
+      await db().insertInto('experiments').values([experiment, experiment]).execute();
+      const [mine, other] = (await db().selectFrom('experiments').select('id').orderBy('id').execute()).map((r) => Number(r.id)).slice(-2);
+      // Ties and nulls in every sortable column; one user in five in the other experiment.
+      const rows = Array.from({ length: MEMBERS }, (_, i) => ({
+        abtestingId: i % 5 === 4 ? other : mine,
+        appInstallId: `app-${(i * 7919) % 97}-${i}`,
+        modelName: i % 6 === 0 ? null : `m${i % 7}`,
+        version: i % 11 === 0 ? null : `1.${i % 3}.0`,
+        platform: i % 9 === 0 ? null : i % 2 ? 'tizen' : 'webos',
+        userId: i % 8 === 0 ? null : `u${i % 40}`,
+        groupNumber: i % 10 === 0 ? null : (i % 3) + 1,
+      }));
+      await db().insertInto('experiment_users').values(rows).execute();
+      const like = h.dialect === 'postgres' ? 'ilike' : 'like';
+      const sortable = ['id', 'appInstallId', 'modelName', 'version', 'platform', 'userId', 'groupNumber'];
+      // Many matches (past the count limit), some (two pages), few (less than a page).
+      for (const [param, value] of [['platform', 'TIZ'], ['userId', 'u1'], ['appInstallId', 'app-1'], ['userId', 'u17']]) {
+        for (const field of sortable) {
+          for (const direction of ['asc', 'desc'] as const) {
+            const scanned = (
+              await db()
+                .selectFrom('experiment_users')
+                .select('id')
+                .where('abtestingId', '=', mine)
+                .where(sql<boolean>`${sql.ref(param)} ${sql.raw(like)} ${`%${value}%`}`)
+                .orderBy(field, direction)
+                .orderBy('id', direction)
+                .execute()
+            ).map((r) => Number(r.id));
+            const query = { id: mine, [param]: value, sortBy: field, sortOrder: direction };
+            const what = `${param} ~ ${value}, ${field} ${direction}`;
+            const ids: number[] = [];
+            let after: string | undefined;
+            for (let page = 1; page < 30; page++) {
+              const byCursor = await list({ ...query, page, pageSize: SIZE, ...(after ? { after } : {}) });
+              const byOffset = await list({ ...query, page, pageSize: SIZE });
+              expect(byCursor.rows.map((r) => r.id), `${what}, page ${page}`).toEqual(byOffset.rows.map((r) => r.id));
+              // A page that is not full tells the exact count; a full one past the limit answers it capped.
+              const capped = scanned.length > 100 && byCursor.rows.length === SIZE;
+              expect({ count: byCursor.count, countCapped: byCursor.countCapped }, what).toEqual(capped ? { count: 100, countCapped: true } : { count: scanned.length, countCapped: undefined });
+              ids.push(...byCursor.rows.map((r) => r.id));
+              if (!byCursor.next) break;
+              after = byCursor.next;
+            }
+            expect(ids, what).toEqual(scanned);
+          }
+        }
+      }
+    });
+  },
+  { config: { listCountLimit: 100 } },
+);

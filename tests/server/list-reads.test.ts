@@ -2,8 +2,12 @@
 // answer the same rows as the server's own connection; a read past its time limit is stopped with a clear 503.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { selectRows } from '../../server/crud/rows.ts';
 import { ADMIN, forEachDialect, startApp } from './harness.ts';
+import { startServerProcess } from './server-process.ts';
 
 forEachDialect(
   'list reads',
@@ -51,4 +55,45 @@ describe('a list read past its time limit (sqlite)', () => {
     const again = await app.inject({ url: '/v1/admin/appinfo/get?email=q', headers: { authorization: token } });
     expect(again.statusCode).toBe(503);
   });
+});
+
+/** Threads of a process at nice 10: the SQLite read workers (server/db/read-pool.ts WORKER_NICE). */
+function readWorkerThreads(pid: number): number {
+  let count = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      // Field 19 of stat is the nice value; the fields after the command name in parentheses start at field 3.
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) === 10) count++;
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return count;
+}
+
+describe.runIf(process.platform === 'linux')('a server with its list read workers on by default (sqlite, its own process)', () => {
+  it('reads lists on its two workers and exits promptly on SIGTERM, with reads in flight', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'panel-read-workers-'));
+    try {
+      // No SQLITE_READ_WORKERS: the default.
+      const server = await startServerProcess(dataDir, { SQLITE_READ_WORKERS: '' });
+      const pid = server.child.pid!;
+      for (let i = 0; i < 50 && readWorkerThreads(pid) < 2; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(readWorkerThreads(pid)).toBe(2);
+      const token = await server.login();
+      const list = () => fetch(`${server.url}/v1/admin/appinfo/get?page=1&pageSize=20&sortBy=email&sortOrder=desc`, { headers: { authorization: token } });
+      expect((await list()).status).toBe(200);
+      const inFlight = Array.from({ length: 8 }, () => list().then((r) => r.status, () => 0));
+      const started = Date.now();
+      const code = await server.stop();
+      const took = Date.now() - started;
+      expect(code).toBe(0);
+      expect(took, `exited ${took} ms after SIGTERM`).toBeLessThan(3000);
+      // Each read in flight was answered (200, or 503 "shutting down") or its connection closed: none hangs.
+      for (const status of await Promise.all(inFlight)) expect([0, 200, 503]).toContain(status);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });
