@@ -67,7 +67,7 @@ export const WEBHOOK_SCHEMA = {
     },
   },
   response: {
-    '200': envelope({ type: 'object', additionalProperties: false, properties: { ignored: { type: 'string' }, updated: { type: 'integer' } } }),
+    '200': envelope({ type: 'object', additionalProperties: false, properties: { ignored: { type: 'string' }, updated: { type: 'boolean', description: 'whether the pipeline the event names was changed' } } }),
     ...FAILURES,
   },
 };
