@@ -70,7 +70,7 @@ function fieldTable(schema: Json | undefined): string {
 
 function parameterTable(parameters: Json[]): string {
   const rows = parameters
-    .map((p) => `<tr><td><code>${esc(p.name)}</code>${p.required ? ' <span class="req">required</span>' : ''}<br><span class="muted">${esc(p.in)}</span></td><td>${typeLine(p.schema)}</td><td>${esc(p.description ?? '')}</td></tr>`)
+    .map((p) => `<tr><td><code>${esc(p.name)}</code>${p.required ? ' <span class="req">required</span>' : ''}<br><span class="muted">${esc(p.in)}</span></td><td>${p.schema ? typeLine(p.schema) : `JSON text of ${typeLine(p.content?.['application/json']?.schema)}`}</td><td>${esc(p.description ?? '')}</td></tr>`)
     .join('');
   return `<table><thead><tr><th>parameter</th><th>type</th><th>about</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
