@@ -34,6 +34,13 @@ module.exports = {
       to: { path: '(^|/)node_modules/@mui/|^src/mui/' },
     },
     {
+      name: 'contract-is-ground-floor',
+      comment: 'server/contract/ (the schema of every route) is read by the routes and the document alike: it imports only kernel/ and libraries.',
+      severity: 'error',
+      from: { path: '^server/contract/' },
+      to: { path: '^(server|src|overrides|scripts|tests|bench)/', pathNot: '^server/contract/' },
+    },
+    {
       name: 'no-cycles',
       comment: 'No import cycles, type-only imports included.',
       severity: 'error',

@@ -25,7 +25,7 @@ import { availableHosts, isApiPath, registerPanel } from './plugins/panel.ts';
 import { registerUploads } from './plugins/uploads.ts';
 import { BUILDS_FOLDER } from './actions/builds.ts';
 import { registerAssets, uploadFolders } from './plugins/assets.ts';
-import { registerGitlab, WEBHOOK_PATH } from './gitlab/pipelines.ts';
+import { registerGitlab } from './gitlab/pipelines.ts';
 import { registerBrowserSecurity } from './plugins/browser-security.ts';
 import { recoverFiles } from './crud/file-journal.ts';
 import type { AttemptLimits } from './plugins/rate-limit.ts';
@@ -37,7 +37,7 @@ import { bridgeChanges } from './plugins/change-bridge.ts';
 import { whileLocked } from './db/locks.ts';
 import { connectRedis } from './plugins/redis.ts';
 import { registerJsonBodies } from './plugins/json-body.ts';
-import { registerApiDocs } from './openapi/routes.ts';
+import { registerApiDocs, registerContract } from './openapi/routes.ts';
 
 export interface BuildOptions {
   config?: Partial<Config>;
@@ -164,6 +164,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await registerUploads(app);
   const hasPanel = await registerPanel(app, config);
   installErrorHandlers(app, hasPanel ? (url) => !isApiPath(url) : undefined);
+  // Before every route of the API: the document is read from the routes registered after it.
+  if (config.apiDocs !== false) await registerContract(app, { manifests, fileFolders });
   registerAuth(app, engine, options.loginLimits);
   registerRefusalAudit(app, engine);
   registerPublicRateLimit(app, config.publicRateLimit, config.redisUrl ? { url: config.redisUrl, prefix: config.redisPrefix, log: options.log } : undefined);
@@ -182,6 +184,6 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   const stopLiveLists = registerLiveLists(engine, io);
   app.addHook('onClose', async () => stopLiveLists());
   registerGitlab(app, engine, config.gitlab);
-  if (config.apiDocs !== false) registerApiDocs(app, manifests, { fileFolders, hasPanel, webhookPath: WEBHOOK_PATH, handlers: engine.actions.handlers });
+  if (config.apiDocs !== false) registerApiDocs(app);
   return app;
 }

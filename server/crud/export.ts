@@ -11,6 +11,7 @@ import type { EntityModel } from './model.ts';
 import { ajv, check } from './input.ts';
 import { applyFilters, coerceFilters, filterParams, listOrder, listParamsSchema, requireScopes } from './kinds/filters.ts';
 import { columnRef, present, selectRows } from './rows.ts';
+import { checkedByTheRoute, exportSchemaOf } from '../contract/system-routes.ts';
 
 /** Rows per query: large enough that 1M rows are a few hundred short queries, small enough to stay flat in memory. */
 export const EXPORT_BATCH = 2000;
@@ -124,6 +125,8 @@ function registerExport(app: FastifyInstance, engine: Engine, manifest: Manifest
   app.route({
     method: 'GET',
     url: path,
+    schema: exportSchemaOf(manifest, name),
+    validatorCompiler: checkedByTheRoute,
     // A HEAD would run the export and log it without anyone getting the file.
     exposeHeadRoute: false,
     onRequest: requireRoles(action.roles),

@@ -3,7 +3,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyRequest } from 'fastify';
-import type { ActionDecl, FieldSchema } from '../../kernel/manifest/types.ts';
+import type { FieldSchema } from '../../kernel/manifest/types.ts';
 import { codeProblem, describeProblem, fieldTitle } from '../../kernel/manifest/error-text.ts';
 import { CUSTOM_FORMATS } from '../../kernel/rules/formats.ts';
 import { IPV4 } from '../../kernel/rules/ip.ts';
@@ -11,9 +11,8 @@ import { AppError, fieldError, malformed } from '../errors.ts';
 import { jsonShapeProblem } from '../json-shape.ts';
 import type { FieldProblem } from '../error-codes.ts';
 import { fieldKind } from './model.ts';
+import { callerSchema, type InputSource } from '../contract/route-schema.ts';
 
-/** Strings without a declared maxLength are capped, so a record cannot be stuffed with megabytes of text. */
-export const DEFAULT_MAX_STRING = 2000;
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -21,10 +20,8 @@ export const ajv = new Ajv({ allErrors: false, strict: false, useDefaults: false
 addFormats(ajv);
 for (const [name, pattern] of Object.entries(CUSTOM_FORMATS)) ajv.addFormat(name, pattern);
 
-export type InputSource = 'query' | 'json' | 'multipart';
-
-export const inputSource = (action: Pick<ActionDecl, 'input' | 'method'>): InputSource =>
-  action.input ?? (action.method === 'GET' || action.method === 'DELETE' ? 'query' : 'json');
+// Where a call's input comes from and the schema its values are checked against are the contract's (server/contract/).
+export { DEFAULT_MAX_STRING, callerSchema, inputSource, type InputSource } from '../contract/route-schema.ts';
 
 /** The fields of the request as a prototype-free object; repeated query keys and poisoned keys are refused. */
 export function readRaw(request: FastifyRequest, source: InputSource): Record<string, unknown> {
@@ -95,19 +92,6 @@ export function coerce(value: unknown, schema: FieldSchema, field: string, fromS
     if (value === 'false' || value === '0') return false;
   }
   return value;
-}
-
-/** The JSON Schema a caller's value is checked against: the engine's keywords removed, strings capped. */
-export function callerSchema(schema: FieldSchema): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (key.startsWith('x-') || key === 'readOnly' || key === 'writeOnly' || key === 'default') continue;
-    out[key] = value;
-  }
-  if (allowsString(schema) && !schema['x-json'] && schema.maxLength === undefined && !schema.enum) {
-    out.maxLength = DEFAULT_MAX_STRING;
-  }
-  return out;
 }
 
 /** The record fields a validator checks, with the titles and descriptions its error sentences use. */

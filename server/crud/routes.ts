@@ -12,6 +12,10 @@ import { buildHandler } from './handlers.ts';
 import { inputOf, inputSource, readRaw } from './input.ts';
 import { JsonBytes } from '../plugins/json-body.ts';
 import { noteListCall } from '../db/read-pool.ts';
+import { routeSchemaOf } from '../contract/route-schema.ts';
+import { checkedByTheRoute } from '../contract/system-routes.ts';
+
+
 
 /** A call that takes its input from the query string carries no body. */
 export const QUERY_BODY_LIMIT = 1024;
@@ -35,6 +39,13 @@ export const writes = (action: ActionDecl, customHandlers: Record<string, Custom
 const titlesOf = (props: Record<string, { title?: string }> | undefined) =>
   Object.fromEntries(Object.entries(props ?? {}).map(([field, schema]) => [field, schema.title ?? field]));
 
+/** The call's contract; a GET that writes says its HEAD is refused. */
+function schemaOf(manifest: Manifest, name: string, writing: boolean) {
+  const schema = routeSchemaOf(manifest, name);
+  if (manifest.actions[name].method === 'GET' && writing) schema.description += '\n\nA GET that writes: HEAD is refused with 405 ERR_METHOD.';
+  return schema;
+}
+
 export function registerCrudRoutes(app: FastifyInstance, engine: Engine, manifests: Manifest[]): void {
   for (const manifest of manifests) {
     const model = engine.models.get(manifest.entity);
@@ -46,6 +57,9 @@ export function registerCrudRoutes(app: FastifyInstance, engine: Engine, manifes
       app.route({
         method: action.method,
         url: action.path,
+        schema: schemaOf(manifest, name, writes(action, engine.actions.handlers)),
+        // The call's kind checks its input (server/crud/kinds/), with the error contract of server/errors.ts.
+        validatorCompiler: checkedByTheRoute,
         bodyLimit: bodyLimitOf(action, engine.actions.handlers),
         // A handler that reads its own body gets its bytes (server/plugins/json-body.ts).
         config: { jsonBytes: !!readBody && source === 'json' },
@@ -71,7 +85,8 @@ export function registerCrudRoutes(app: FastifyInstance, engine: Engine, manifes
         },
       });
       if (action.method === 'GET' && writes(action, engine.actions.handlers)) {
-        app.head(action.path, async (_request, reply) => {
+        // Left out of /openapi.json: the GET's description says HEAD is refused with 405.
+        app.head(action.path, { schema: { hide: true } }, async (_request, reply) => {
           reply.header('allow', 'GET');
           throw new AppError(405, 'HEAD never runs a call that writes; send GET', undefined, undefined, 'ERR_METHOD');
         });

@@ -10,6 +10,7 @@ import { AppError, fieldError, notFound, unauthorized } from '../errors.ts';
 import type { Actor } from '../plugins/audit.ts';
 import { reloadBuildsForWl } from '../actions/builds.ts';
 import { createGitlabClient, GitlabError, type GitlabClient } from './client.ts';
+import { WEBHOOK_SCHEMA, checkedByTheRoute } from '../contract/system-routes.ts';
 
 /** GitLab's pipeline statuses, by how far along they are: a webhook never moves a row back a step. */
 const PROGRESS: Record<string, number> = {
@@ -227,6 +228,8 @@ export function registerGitlab(app: FastifyInstance, engine: Engine, config: Git
   // GitLab's "Pipeline events" (Settings > Webhooks). Who may send is decided in onRequest, before a byte of the body
   // is read: where GitLab is not configured the route does not exist (404), and a wrong X-Gitlab-Token is a 401.
   app.post(WEBHOOK_PATH, {
+    schema: WEBHOOK_SCHEMA,
+    validatorCompiler: checkedByTheRoute,
     bodyLimit: WEBHOOK_BODY_LIMIT,
     onRequest: async (request) => {
       if (problem) throw notFound(`No route POST ${WEBHOOK_PATH}: GitLab is not configured on this server`);

@@ -15,6 +15,10 @@ const prose = (text: unknown) =>
 
 const refName = (ref: string) => ref.split('/').pop()!;
 
+/** The statuses of the ErrorCode enum's description (`ERR_X` (404): ...), for a response of a range like 4XX. */
+let statusOfCode = new Map<string, string>();
+const statusMatches = (code: string, status: string) => !/X/i.test(status) || (statusOfCode.get(code) ?? '')[0] === status[0];
+
 /** `1..100 chars`, `at most 2000 chars`, `at least 1`, or nothing. */
 function range(min: number | undefined, max: number | undefined, unit: string): string[] {
   if (min !== undefined && max !== undefined) return [`${min}..${max}${unit}`];
@@ -66,17 +70,19 @@ function fieldTable(schema: Json | undefined): string {
 
 function parameterTable(parameters: Json[]): string {
   const rows = parameters
-    .map((p) => `<tr><td><code>${esc(p.name)}</code>${p.required ? ' <span class="req">required</span>' : ''}<br><span class="muted">${esc(p.in)}</span></td><td>${typeLine(p.schema)}</td><td>${esc(p.description ?? '')}</td></tr>`)
+    .map((p) => `<tr><td><code>${esc(p.name)}</code>${p.required ? ' <span class="req">required</span>' : ''}<br><span class="muted">${esc(p.in)}</span></td><td>${p.schema ? typeLine(p.schema) : `JSON text of ${typeLine(p.content?.['application/json']?.schema)}`}</td><td>${esc(p.description ?? '')}</td></tr>`)
     .join('');
   return `<table><thead><tr><th>parameter</th><th>type</th><th>about</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-function codesOf(response: Json): string[] {
+/** The codes a failure response names: all of ErrorCode when it refers to the enum (a range of statuses). */
+function codesOf(response: Json, all: string[]): string[] {
   const schema = response.content?.['application/json']?.schema;
-  return schema?.allOf?.[1]?.properties?.code?.enum ?? [];
+  const code = schema?.allOf?.[1]?.properties?.code ?? schema?.properties?.code;
+  return code?.enum ?? (code?.$ref ? all : []);
 }
 
-function operationBlock(path: string, method: string, op: Json): string {
+function operationBlock(path: string, method: string, op: Json, all: string[]): string {
   const roles: string[] = op['x-roles'] ?? [];
   const access = op.security?.length ? roles.map((r) => `<span class="role">${esc(r)}</span>`).join(' ') : '<span class="role public">no token</span>';
   const parts: string[] = [prose(op.description ?? '')];
@@ -95,7 +101,7 @@ function operationBlock(path: string, method: string, op: Json): string {
   const failures = responses.filter(([status]) => status !== '200');
   if (failures.length) {
     const rows = failures
-      .map(([status, r]) => `<tr><td>${esc(status)}</td><td>${codesOf(r).map((c) => `<a href="#code-${esc(c)}"><code>${esc(c)}</code></a>`).join(' ')}</td></tr>`)
+      .map(([status, r]) => `<tr><td>${esc(status)}</td><td>${codesOf(r, all).filter((c) => statusMatches(c, status)).map((c) => `<a href="#code-${esc(c)}"><code>${esc(c)}</code></a>`).join(' ')}</td></tr>`)
       .join('');
     parts.push(`<h4>Failures</h4><table class="narrow"><thead><tr><th>status</th><th>codes</th></tr></thead><tbody>${rows}</tbody></table>`);
   }
@@ -128,13 +134,15 @@ th{background:var(--soft);font-weight:600}table.narrow{width:auto}code{font:13px
  * schemas. `/openapi.json` is linked for tools.
  */
 export function docsPage(doc: Json): string {
+  const errorCodes = doc.components.schemas.ErrorCode;
+  statusOfCode = new Map(String(errorCodes.description).split(/\n\n/).map((l) => /^`([^`]+)` \((\d+)\)/.exec(l)).filter((m) => !!m).map((m) => [m[1], m[2]]));
   const byTag = new Map<string, string[]>();
   let calls = 0;
   for (const [path, methods] of Object.entries(doc.paths as Json)) {
     for (const [method, op] of Object.entries(methods as Json)) {
       const tag = (op as Json).tags?.[0] ?? 'other';
       const list = byTag.get(tag) ?? [];
-      list.push(operationBlock(path, method, op as Json));
+      list.push(operationBlock(path, method, op as Json, doc.components.schemas.ErrorCode.enum));
       byTag.set(tag, list);
       calls++;
     }

@@ -14,6 +14,7 @@ import { addressKey } from './address-key.ts';
 import { dummyHashPromise, hashPassword, sha256, verifyPassword } from './passwords.ts';
 import { openSession } from './sessions.ts';
 import { budgetedRows, type Actor, type AuditOutcome } from './audit.ts';
+import { LOGIN_SCHEMA, LOGOUT_SCHEMA, checkedByTheRoute } from '../contract/system-routes.ts';
 
 export const ACCOUNT_FIELDS = ['email', 'role', 'password'];
 
@@ -190,7 +191,7 @@ export function registerAuth(app: FastifyInstance, engine: Engine, limits: Attem
     request.user = await userForToken(engine, tokenFromHeader(request.headers.authorization));
   });
 
-  app.post('/v1/user/login', async (request) => {
+  app.post('/v1/user/login', { schema: LOGIN_SCHEMA, validatorCompiler: checkedByTheRoute }, async (request) => {
     const input = readRaw(request, 'json');
     check(validateLogin, input);
     const email = String(input.email).trim().toLowerCase();
@@ -223,7 +224,7 @@ export function registerAuth(app: FastifyInstance, engine: Engine, limits: Attem
     return { result: true, data: { token, user } };
   });
 
-  app.post('/v1/user/logout', async (request) => {
+  app.post('/v1/user/logout', { schema: LOGOUT_SCHEMA, validatorCompiler: checkedByTheRoute }, async (request) => {
     if (!request.user) throw unauthorized();
     const input = readRaw(request, 'json');
     if (Object.keys(input).length) throw fieldError(Object.keys(input)[0], `${Object.keys(input)[0]}: is not an accepted field`);
