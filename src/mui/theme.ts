@@ -26,10 +26,13 @@ export function themeFor(mode: ThemeMode): Theme {
       // colour; icon buttons get it too (MUI marks them only with a faint ripple). On the top bar it is white.
       MuiCssBaseline: {
         styleOverrides: {
-          ':focus-visible, .Mui-focusVisible': { outline: `2px solid ${PALETTES[mode].primary.main}`, outlineOffset: 2 },
-          '.MuiAppBar-root :focus-visible, .MuiAppBar-root .Mui-focusVisible': { outlineColor: '#fff' },
+          ':root': { '--panel-focus-ring': `2px solid ${PALETTES[mode].primary.main}` },
+          '.MuiAppBar-root': { '--panel-focus-ring': '2px solid #fff' },
+          'a:focus-visible': { outline: 'var(--panel-focus-ring)', outlineOffset: 2 },
         },
       },
+      // On MUI's own buttons the ring comes with their styles, after their `outline: 0`.
+      MuiButtonBase: { styleOverrides: { root: { '&.Mui-focusVisible': { outline: 'var(--panel-focus-ring)', outlineOffset: 2 } } } },
       // A disabled field's helper text stays readable (MUI greys it to 2.7:1); the field itself shows it is disabled.
       MuiFormHelperText: { styleOverrides: { root: ({ theme: t }) => ({ '&.Mui-disabled': { color: t.palette.text.secondary } }) } },
       // A filled alert in dark mode is drawn on the colour's dark shade, but MUI picks its text for the main shade:
