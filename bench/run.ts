@@ -15,6 +15,7 @@
 //   npm run bench lost-update   20 edits at once from one version, 5 rounds, per dialect: how many were accepted (not part of `all`)
 //   npm run bench -- device-flood [--seconds 5] [--rounds 3] [--dialect D] [--burst N]   staff list and /healthz idle vs while 30 addresses flood the device calls
 //   npm run bench floods [--logins 1000] [--seconds 5] [--rounds 3] [--dialect D]   staff lists and /healthz alone and during a flood of anonymous wrong logins (not part of `all`)
+//   npm run bench lighthouse   Lighthouse's accessibility score of the login page and two lists, light and dark (needs `npx vite build`; not part of `all`)
 //   npm run bench fuzz [perRoute] [seed]   the long fuzzer run on SQLite and PostgreSQL (not part of `all`)
 import { bundleSizes } from './bundle.ts';
 import { apiThroughput } from './api.ts';
@@ -35,7 +36,7 @@ import { benchName } from './options.ts';
 
 // Flags alone (`npm run bench -- --rows 1000000`, issue 14's command) ask for the scale report.
 const which = benchName();
-const NAMES = ['all', 'scale', 'bundle', 'api', 'lookup', 'durability', 'ip-import', 'export', 'fuzz', 'lists', 'client', 'read-workers', 'json-body', 'lost-update', 'device-flood', 'floods'];
+const NAMES = ['all', 'scale', 'bundle', 'api', 'lookup', 'durability', 'ip-import', 'export', 'fuzz', 'lists', 'client', 'read-workers', 'json-body', 'lost-update', 'device-flood', 'floods', 'lighthouse'];
 if (!NAMES.includes(which)) throw new Error(`npm run bench: no bench named "${which}" (known: ${NAMES.join(', ')})`);
 if (which === 'scale') await scaleReport();
 if (which === 'all' || which === 'bundle') await bundleSizes();
@@ -52,3 +53,5 @@ if (which === 'json-body') await jsonBody();
 if (which === 'lost-update') await lostUpdate();
 if (which === 'device-flood') await deviceFlood();
 if (which === 'floods') await floods();
+// Loaded only when asked: Lighthouse is a large module.
+if (which === 'lighthouse') await (await import('./lighthouse.ts')).lighthouseReport();
