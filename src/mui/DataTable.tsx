@@ -5,6 +5,8 @@ import { useTheme, type Theme } from '@mui/material/styles';
 import {
   DataGrid,
   GridRow,
+  gridFocusCellSelector,
+  useGridApiContext,
   useGridApiRef,
   type GridColDef,
   type GridColumnResizeParams,
@@ -268,6 +270,8 @@ const GridCellContent = memo(function GridCellContent({ Cell, ...props }: CellPr
   return <Cell {...props} />;
 });
 
+const ACTIONS_FIELD = '__actions';
+
 /** The buttons and links of a cell that take the focus, in their order. */
 function focusablesIn(root: HTMLElement): HTMLElement[] {
   return [...root.querySelectorAll<HTMLElement>('button:not([disabled]), a[href]')];
@@ -282,8 +286,9 @@ function focusablesIn(root: HTMLElement): HTMLElement[] {
  * the screen draws (tooltips, wrappers), so their tabindex is set on the DOM and kept when they redraw themselves
  * (a button disabled while its call runs gets MUI's tabindex back when enabled).
  */
-const ActionsCell = memo(function ActionsCell({ row, tabIndex }: { row: Record<string, unknown>; tabIndex: 0 | -1 }) {
+const ActionsCell = memo(function ActionsCell({ id, row, tabIndex }: { id: GridRowId; row: Record<string, unknown>; tabIndex: 0 | -1 }) {
   const actions = useContext(DetailsContext)!.actions;
+  const apiRef = useGridApiContext();
   const render = useSyncExternalStore(actions.subscribe, actions.get);
   const root = useRef<HTMLDivElement>(null);
   const [current, setCurrent] = useState(0);
@@ -324,6 +329,10 @@ const ActionsCell = memo(function ActionsCell({ row, tabIndex }: { row: Record<s
   const onFocus = (event: FocusEvent<HTMLDivElement>) => {
     const at = focusablesIn(event.currentTarget).indexOf(event.target as HTMLElement);
     if (at >= 0 && at !== current) setCurrent(at);
+    // A button focused other than by the grid's keys or a click (a script, a screen reader) makes its cell the grid's
+    // focus and Tab stop, as a click does: else Shift+Tab from it would go back to the previous Tab stop's button.
+    const focus = gridFocusCellSelector(apiRef);
+    if (focus?.id !== id || focus.field !== ACTIONS_FIELD) apiRef.current.setCellFocus(id, ACTIONS_FIELD);
   };
   return (
     // No role of its own: the buttons stay plain buttons of the gridcell; it only relays their keys and focus.
@@ -439,7 +448,7 @@ export const DataTable = memo(function DataTable({ manifest, file, rows, loading
     }));
     if (hasActions) {
       cols.unshift({
-        field: '__actions',
+        field: ACTIONS_FIELD,
         // The grid's actions column: its cell is no Tab stop of its own, the current button of the row is.
         type: 'actions',
         align: 'left',
@@ -451,7 +460,7 @@ export const DataTable = memo(function DataTable({ manifest, file, rows, loading
         resizable: false,
         filterable: false,
         disableColumnMenu: true,
-        renderCell: (params) => <ActionsCell row={params.row} tabIndex={params.tabIndex} />,
+        renderCell: (params) => <ActionsCell id={params.id} row={params.row} tabIndex={params.tabIndex} />,
       });
     }
     return cols;
