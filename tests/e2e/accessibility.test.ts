@@ -102,6 +102,7 @@ describe('WCAG 2.2 AA: axe-core on every screen and dialog, and the keyboard', (
       await page.getByRole('button', { name: 'Login' }).click();
       await page.getByTestId('login-error').waitFor();
       await check(page, `${mode} login with an error`);
+      await shot(page, `a11y-${mode}-login-error`);
       await login(page);
 
       const manifests = loadManifestDir('schemas');
@@ -111,6 +112,7 @@ describe('WCAG 2.2 AA: axe-core on every screen and dialog, and the keyboard', (
         await page.getByRole('button', { name: 'Logout' }).waitFor();
         await networkQuiet(page, 300);
         await check(page, `${mode} ${route}`);
+        await shot(page, `a11y-${mode}-${route.slice(1)}`);
         const create = Object.values(manifests.find((m) => m.screen?.route === route)?.actions ?? {}).find((a) => a.kind === 'create' && a.roles.includes('admin'));
         if (create) await checkDialog(`${route} add form`, page.getByRole('main').getByRole('button', { name: create.ui?.label ?? 'Add', exact: true }));
         // An edit form is its add form with values: its colours are checked in light mode, once.
@@ -140,6 +142,7 @@ describe('WCAG 2.2 AA: axe-core on every screen and dialog, and the keyboard', (
 
       await page.goto(`${server.url}/docs`);
       await check(page, `${mode} /docs`);
+      await shot(page, `a11y-${mode}-docs`);
       await context.close();
     });
   }
