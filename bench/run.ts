@@ -18,6 +18,7 @@
 //   npm run bench -- lookup [--dialect D]   issue 34: 10,000 devices from 10,000 addresses at 10 connections against /healthz in the same rounds, and under 2 heavy list loops; met / not met
 //   npm run bench -- fleet [--seconds 4]   issue 34: a day of a TV fleet against 2 processes on PostgreSQL and Redis, the capacity model's prediction beside the measure (not part of `all`)
 //   npm run bench -- capacity-doc   writes the tables of docs/capacity.md from bench/capacity-model.ts (not part of `all`)
+//   npm run bench lighthouse   Lighthouse's accessibility score of the login page and two lists, light and dark (needs `npx vite build`; not part of `all`)
 //   npm run bench fuzz [perRoute] [seed]   the long fuzzer run on SQLite and PostgreSQL (not part of `all`)
 import { bundleSizes } from './bundle.ts';
 import { apiThroughput } from './api.ts';
@@ -40,7 +41,7 @@ import { benchName } from './options.ts';
 
 // Flags alone (`npm run bench -- --rows 1000000`, issue 14's command) ask for the scale report.
 const which = benchName();
-const NAMES = ['all', 'scale', 'bundle', 'api', 'lookup', 'durability', 'ip-import', 'export', 'fuzz', 'lists', 'client', 'read-workers', 'json-body', 'lost-update', 'device-flood', 'floods', 'fleet', 'capacity-doc'];
+const NAMES = ['all', 'scale', 'bundle', 'api', 'lookup', 'durability', 'ip-import', 'export', 'fuzz', 'lists', 'client', 'read-workers', 'json-body', 'lost-update', 'device-flood', 'floods', 'fleet', 'capacity-doc', 'lighthouse'];
 if (!NAMES.includes(which)) throw new Error(`npm run bench: no bench named "${which}" (known: ${NAMES.join(', ')})`);
 if (which === 'scale') await scaleReport();
 if (which === 'all' || which === 'bundle') await bundleSizes();
@@ -59,3 +60,5 @@ if (which === 'device-flood') await deviceFlood();
 if (which === 'floods') await floods();
 if (which === 'fleet') await fleet();
 if (which === 'capacity-doc') capacityDoc();
+// Loaded only when asked: Lighthouse is a large module.
+if (which === 'lighthouse') await (await import('./lighthouse.ts')).lighthouseReport();

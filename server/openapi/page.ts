@@ -110,8 +110,8 @@ function operationBlock(path: string, method: string, op: Json, all: string[]): 
 }
 
 const STYLE = `
-:root{color-scheme:light dark;--fg:#1b1f24;--muted:#5b6570;--bg:#fff;--line:#d6dbe1;--soft:#f3f5f7;--accent:#1565c0}
-@media (prefers-color-scheme:dark){:root{--fg:#e6e9ed;--muted:#9aa5b1;--bg:#121417;--line:#2d333b;--soft:#1b1f24;--accent:#64b5f6}}
+:root{color-scheme:light dark;--fg:#1b1f24;--muted:#5b6570;--bg:#fff;--line:#d6dbe1;--soft:#f3f5f7;--accent:#1565c0;--ok:#2e7d32;--danger:#c62828;--focus:#1565c0}
+@media (prefers-color-scheme:dark){:root{--fg:#e6e9ed;--muted:#9aa5b1;--bg:#121417;--line:#2d333b;--soft:#1b1f24;--accent:#64b5f6;--ok:#81c784;--danger:#ef9a9a;--focus:#90caf9}}
 *{box-sizing:border-box}body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
 header{padding:24px 32px;border-bottom:1px solid var(--line)}h1{margin:0 0 8px;font-size:24px}
 .layout{display:grid;grid-template-columns:240px minmax(0,1fr);gap:0}nav{position:sticky;top:0;align-self:start;max-height:100vh;overflow:auto;padding:16px;border-right:1px solid var(--line);font-size:14px}
@@ -121,11 +121,11 @@ h4{margin:14px 0 6px;font-size:14px}details{border:1px solid var(--line);border-
 summary{cursor:pointer;padding:8px 12px;display:flex;flex-wrap:wrap;align-items:center;gap:8px}summary:hover{background:var(--soft)}
 .body{padding:4px 16px 12px;border-top:1px solid var(--line)}.path{font-weight:600;word-break:break-all}.summary{color:var(--muted)}
 .roles{margin-left:auto;display:flex;gap:4px;flex-wrap:wrap}.role{font-size:12px;padding:1px 7px;border-radius:10px;background:var(--soft);border:1px solid var(--line)}
-.role.public{border-color:#2e7d32;color:#2e7d32}.method{font:700 12px/1 ui-monospace,monospace;padding:5px 7px;border-radius:4px;color:#fff;min-width:56px;text-align:center}
+.role.public{border-color:var(--ok);color:var(--ok)}.method{font:700 12px/1 ui-monospace,monospace;padding:5px 7px;border-radius:4px;color:#fff;min-width:56px;text-align:center}
 .m-get{background:#1565c0}.m-post{background:#2e7d32}.m-delete{background:#c62828}.m-put{background:#8e24aa}.m-head{background:#616161}
 table{border-collapse:collapse;width:100%;font-size:14px;margin:4px 0 8px}th,td{border:1px solid var(--line);padding:5px 8px;text-align:left;vertical-align:top}
 th{background:var(--soft);font-weight:600}table.narrow{width:auto}code{font:13px ui-monospace,SFMono-Regular,Menlo,monospace}
-.muted{color:var(--muted);font-size:13px}.req{font-size:11px;color:#c62828;text-transform:uppercase}a{color:var(--accent)}
+.muted{color:var(--muted);font-size:13px}.req{font-size:11px;color:var(--danger);text-transform:uppercase}a{color:var(--accent)}:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 @media (max-width:1100px){.layout{grid-template-columns:1fr}nav{position:static;max-height:none;border-right:0;border-bottom:1px solid var(--line);columns:3}}
 `;
 

@@ -35,7 +35,8 @@ export function useConfirm() {
     resolver.current(ok);
   };
   const dialog = asked && (
-    <Dialog open={text !== null} onClose={() => close(false)} maxWidth="xs" fullWidth>
+    // Named by its question (it has no title): a dialog without a name is announced as just "dialog".
+    <Dialog open={text !== null} onClose={() => close(false)} maxWidth="xs" fullWidth slotProps={{ paper: { 'aria-label': text ?? undefined } }}>
       <DialogContent>
         <DialogContentText sx={{ color: 'text.primary', fontSize: 17 }}>{text}</DialogContentText>
         {detail && (

@@ -5,6 +5,8 @@ import { useTheme, type Theme } from '@mui/material/styles';
 import {
   DataGrid,
   GridRow,
+  gridFocusCellSelector,
+  useGridApiContext,
   useGridApiRef,
   type GridColDef,
   type GridColumnResizeParams,
@@ -15,7 +17,7 @@ import {
   type GridSortModel,
   type GridValidRowModel,
 } from '@mui/x-data-grid';
-import { createContext, memo, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ComponentType, type ReactNode } from 'react';
+import { createContext, memo, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ComponentType, type FocusEvent, type KeyboardEvent, type ReactNode } from 'react';
 import type { CellProps } from '../registry/override-types';
 import { contentWidth, estimateWidth, type TextWidth } from '../core/list/column-widths';
 import { columnsToHide } from '../core/list/column-priority';
@@ -271,11 +273,76 @@ const GridCellContent = memo(function GridCellContent({ Cell, ...props }: CellPr
   return <Cell {...props} />;
 });
 
-/** The actions column's cell: the list's current row actions for its row. */
-const ActionsCell = memo(function ActionsCell({ row }: { row: Record<string, unknown> }) {
+const ACTIONS_FIELD = '__actions';
+
+/** The buttons and links of a cell that take the focus, in their order. */
+function focusablesIn(root: HTMLElement): HTMLElement[] {
+  return [...root.querySelectorAll<HTMLElement>('button:not([disabled]), a[href]')];
+}
+
+/**
+ * The actions column's cell: the list's current row actions for its row, as MUI X's GridActionsCell holds its
+ * buttons. The grid is one Tab stop (the focused cell's `tabIndex` 0, every other cell's -1): of the row's buttons
+ * only the current one takes the cell's `tabIndex`, the others -1, so 20 rows of buttons are not 60 Tab stops.
+ * ArrowLeft/ArrowRight move between them, past the first or the last the grid moves to the next cell; arriving
+ * in the cell (arrows, a click, Tab) the grid focuses the button whose tabindex is 0. The buttons are whatever
+ * the screen draws (tooltips, wrappers), so their tabindex is set on the DOM and kept when they redraw themselves
+ * (a button disabled while its call runs gets MUI's tabindex back when enabled).
+ */
+const ActionsCell = memo(function ActionsCell({ id, row, tabIndex }: { id: GridRowId; row: Record<string, unknown>; tabIndex: 0 | -1 }) {
   const actions = useContext(DetailsContext)!.actions;
+  const apiRef = useGridApiContext();
   const render = useSyncExternalStore(actions.subscribe, actions.get);
-  return render ? render(row) : null;
+  const root = useRef<HTMLDivElement>(null);
+  const [current, setCurrent] = useState(0);
+  // Back to the first button once the grid's Tab stop is another cell; a Tab out of the grid and back keeps the button.
+  useEffect(() => {
+    if (tabIndex === -1) setCurrent(0);
+  }, [tabIndex]);
+  // A layout effect: it runs before the grid's cell looks for its `[tabindex="0"]` to focus.
+  useLayoutEffect(() => {
+    const box = root.current;
+    if (!box) return;
+    const apply = () => {
+      const buttons = focusablesIn(box);
+      const chosen = Math.min(current, buttons.length - 1);
+      buttons.forEach((button, i) => {
+        const want = i === chosen ? tabIndex : -1;
+        if (button.tabIndex !== want) button.tabIndex = want;
+      });
+    };
+    apply();
+    if (typeof MutationObserver === 'undefined') return;
+    const observer = new MutationObserver(apply);
+    observer.observe(box, { subtree: true, childList: true, attributes: true, attributeFilter: ['tabindex', 'disabled'] });
+    return () => observer.disconnect();
+  }, [current, tabIndex]);
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
+    const buttons = focusablesIn(event.currentTarget);
+    const at = buttons.indexOf(document.activeElement as HTMLElement);
+    const next = at + (event.key === 'ArrowRight' ? 1 : -1);
+    // Past the first or the last button the grid takes the key and moves to the next cell.
+    if (at < 0 || next < 0 || next >= buttons.length) return;
+    event.preventDefault();
+    event.stopPropagation();
+    setCurrent(next);
+    buttons[next].focus({ preventScroll: true });
+  };
+  const onFocus = (event: FocusEvent<HTMLDivElement>) => {
+    const at = focusablesIn(event.currentTarget).indexOf(event.target as HTMLElement);
+    if (at >= 0 && at !== current) setCurrent(at);
+    // A button focused other than by the grid's keys or a click (a script, a screen reader) makes its cell the grid's
+    // focus and Tab stop, as a click does: else Shift+Tab from it would go back to the previous Tab stop's button.
+    const focus = gridFocusCellSelector(apiRef);
+    if (focus?.id !== id || focus.field !== ACTIONS_FIELD) apiRef.current.setCellFocus(id, ACTIONS_FIELD);
+  };
+  return (
+    // No role of its own: the buttons stay plain buttons of the gridcell; it only relays their keys and focus.
+    <Box ref={root} onKeyDown={onKeyDown} onFocus={onFocus} sx={{ display: 'flex', alignItems: 'center', height: '100%' }}>
+      {render ? render(row) : null}
+    </Box>
+  );
 });
 
 /**
@@ -304,7 +371,9 @@ function gridStyles(theme: Theme) {
     '& .MuiDataGrid-main': { containerType: 'inline-size' },
     '& .MuiDataGrid-columnHeaders': { bgcolor: theme.palette.mode === 'dark' ? 'grey.900' : 'grey.50' },
     '& .MuiDataGrid-columnHeaderTitle': { fontWeight: 600 },
-    '& .MuiDataGrid-cell:focus, & .MuiDataGrid-cell:focus-within': { outline: 'none' },
+    // No ring on a clicked cell; a cell reached by the keyboard shows the theme's (a button in it shows its own).
+    '& .MuiDataGrid-cell:focus, & .MuiDataGrid-cell:focus-within, & .MuiDataGrid-columnHeader:focus, & .MuiDataGrid-columnHeader:focus-within': { outline: 'none' },
+    '& .MuiDataGrid-cell:focus-visible, & .MuiDataGrid-columnHeader:focus-visible': { outline: `2px solid ${theme.palette.primary.main}`, outlineOffset: '-2px' },
   };
   for (const tone of ['success', 'warning', 'info', 'error'] as const) {
     styles[`& .row-tone-${tone}`] = { bgcolor: toneBackground(theme, tone, 'rest'), '&:hover': { bgcolor: toneBackground(theme, tone, 'hover') } };
@@ -382,7 +451,11 @@ export const DataTable = memo(function DataTable({ manifest, file, rows, loading
     }));
     if (hasActions) {
       cols.unshift({
-        field: '__actions',
+        field: ACTIONS_FIELD,
+        // The grid's actions column: its cell is no Tab stop of its own, the current button of the row is.
+        type: 'actions',
+        align: 'left',
+        headerAlign: 'left',
         headerName: t('Actions'),
         width: actionsWidth,
         sortable: false,
@@ -390,7 +463,7 @@ export const DataTable = memo(function DataTable({ manifest, file, rows, loading
         resizable: false,
         filterable: false,
         disableColumnMenu: true,
-        renderCell: (params) => <ActionsCell row={params.row} />,
+        renderCell: (params) => <ActionsCell id={params.id} row={params.row} tabIndex={params.tabIndex} />,
       });
     }
     return cols;

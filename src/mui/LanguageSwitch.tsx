@@ -22,7 +22,8 @@ export function LanguageSwitch({ color = 'inherit' }: { color?: 'inherit' | 'pri
         color={color}
         startIcon={<Translate />}
         aria-haspopup="menu"
-        aria-label={t('Language')}
+        // The name holds what the button shows ("EN"), as speech input users say it (WCAG 2.5.3).
+        aria-label={t('Language: {code}', { code: lang.toUpperCase() })}
         title={t('Language')}
         data-testid="language-switch"
         sx={{ flexShrink: 0, minWidth: 0, px: 1 }}

@@ -73,7 +73,12 @@ export default function LoginScreen() {
   }
 
   return (
-    <Box sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', px: 2, background: 'linear-gradient(160deg, #eef2ff 0%, #f4f6fb 60%)' }}>
+    // The page is its `main` landmark (every page has one, WCAG 1.3.1); in dark mode it keeps the dark background,
+    // against which the language button's light blue is drawn.
+    <Box
+      component="main"
+      sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', px: 2, background: theme.palette.mode === 'dark' ? theme.palette.background.default : 'linear-gradient(160deg, #eef2ff 0%, #f4f6fb 60%)' }}
+    >
       <Box sx={{ position: 'fixed', top: 12, right: 12 }}>
         <LanguageSwitch color="primary" />
       </Box>

@@ -30,7 +30,43 @@ import { withGridLocale } from './grid-locale';
 import { preloadLaterModules } from './later/later';
 import { RippleWarmUp } from './RippleWarmUp';
 
-const navButton = { color: 'inherit', px: 1, minWidth: 0, flexShrink: 0, whiteSpace: 'nowrap', opacity: 0.85, '& .MuiButton-endIcon': { ml: 0.25 }, '&.active': { opacity: 1, bgcolor: 'rgba(255,255,255,0.16)' } } as const;
+// The current screen's entry: a darker box and a white underline. A lighter box (white at 16%) left its white text at
+// 4.36:1 on the brand blue, under the 4.5:1 of WCAG AA; the darker one keeps it above 7:1 in both modes.
+const navButton = { color: 'inherit', px: 1, minWidth: 0, flexShrink: 0, whiteSpace: 'nowrap', opacity: 0.85, '& .MuiButton-endIcon': { ml: 0.25 }, '&.active': { opacity: 1, bgcolor: 'rgba(0,0,0,0.22)', boxShadow: 'inset 0 -2px 0 #fff' } } as const;
+
+/**
+ * The first stop of the keyboard on every screen: "Skip to content", out of sight until focused, moves the focus to
+ * the screen (the `main` landmark) past the bar and its menu (WCAG 2.4.1).
+ */
+function SkipLink() {
+  const t = useT();
+  return (
+    <Box
+      component="a"
+      href="#content"
+      onClick={(e: MouseEvent) => {
+        e.preventDefault();
+        document.getElementById('content')?.focus();
+      }}
+      sx={{
+        position: 'absolute',
+        left: 8,
+        top: 8,
+        zIndex: 'tooltip',
+        px: 2,
+        py: 1,
+        borderRadius: 1,
+        bgcolor: 'background.paper',
+        color: 'primary.main',
+        fontWeight: 600,
+        transform: 'translateY(-200%)',
+        '&:focus': { transform: 'none' },
+      }}
+    >
+      {t('Skip to content')}
+    </Box>
+  );
+}
 
 /**
  * What a menu link does on its click besides navigating: it asks for its screen's first page at once (early-page.ts
@@ -212,7 +248,8 @@ export function ShellFrame({ menu, email, onLogout, children, languageSwitch = t
   return (
     <ThemeProvider theme={gridTheme}>
       <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
-        <AppBar position="sticky" color="primary">
+        <SkipLink />
+        <AppBar component="header" position="sticky" color="primary">
           <Toolbar sx={{ gap: 1, flexWrap: 'nowrap', minWidth: 0 }}>
             <Typography component={RouterLink} to="/" variant="h6" sx={{ color: 'inherit', textDecoration: 'none', mr: 1, fontSize: 18, fontWeight: 700, whiteSpace: 'nowrap' }}>
               {PANEL_NAME} {version}
@@ -230,7 +267,7 @@ export function ShellFrame({ menu, email, onLogout, children, languageSwitch = t
             </Button>
           </Toolbar>
         </AppBar>
-        <Box component="main" sx={{ flexGrow: 1, p: { xs: 1.5, md: 3 }, maxWidth: 1600, width: '100%', mx: 'auto' }}>
+        <Box component="main" id="content" tabIndex={-1} sx={{ flexGrow: 1, p: { xs: 1.5, md: 3 }, maxWidth: 1600, width: '100%', mx: 'auto', '&:focus': { outline: 'none' } }}>
           {children}
         </Box>
       </Box>
