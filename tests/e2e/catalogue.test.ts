@@ -278,7 +278,7 @@ describe('the catalogue screens', () => {
       await rowOf('Здравствуйте').waitFor();
     });
 
-    it('shows the translations as a JSON tree and deletes the record after "Delete this item?"', async () => {
+    it('shows the translations as a JSON tree and deletes the record after asking Delete "#id"?', async () => {
       await rowOf('acme').getByRole('button', { name: /^Show / }).click();
       await dialog().getByRole('button', { name: /ru:/ }).click();
       await dialog().getByText('"Здравствуйте"').waitFor();
@@ -286,7 +286,7 @@ describe('the catalogue screens', () => {
       await page.keyboard.press('Escape');
       await dialog().waitFor({ state: 'detached' });
       await rowOf('acme').getByRole('button', { name: 'Delete' }).click();
-      await dialog().getByText('Delete this item?').waitFor();
+      await dialog().getByText(/^Delete "#\d+"\?$/).waitFor();
       await dialog().getByRole('button', { name: 'OK' }).click();
       await page.getByText('No records').waitFor();
     });

@@ -19,6 +19,8 @@ import { hasFilter, parseListQuery, toApiParams, toSearchParams, type ListQuery 
 import { answeredFor, askAhead, dropAheadPages, earlyPageRows, fetchListPage, takeAheadPage, takeEarlyPage } from './early-page';
 import { ExpandedRows, type RowId } from './expanded-rows';
 import { useStableCallback } from './stable-callback';
+import { listStateKey, readListState, writeListState } from './list-state';
+import { pendingDeletes, withoutPendingDeletes } from './undoable-delete';
 
 export type Row = Record<string, unknown>;
 
@@ -61,8 +63,8 @@ export interface ListController {
   filtered: boolean;
   /** The screen's heading with {count} and route parameters filled, or the manifest's title. */
   heading: string;
-  /** Refetches the page and the count, and marks every other cached page of this list stale. */
-  reload(): void;
+  /** Refetches the page and the count, and marks every other cached page of this list stale; resolves with the page. */
+  reload(): Promise<unknown> | void;
   draft: Record<string, string>;
   setDraft(draft: Record<string, string>): void;
   /** Applies filters (back to page 1); the same filters again reload. */
@@ -100,7 +102,18 @@ export function useListController(manifest: Manifest): ListController {
   const file = panel.manifests.fileOf(manifest.entity);
   const { role, email } = useStore(session).user!;
   const list = manifest.list;
-  const [search, setSearch] = useSearchParams();
+  const [urlSearch, setSearch] = useSearchParams();
+  // Coming back to a list by a URL without a view shows the view the user left it with (list-state.ts).
+  const stateKey = listStateKey(email, manifest.entity);
+  const [stored, setStored] = useState(() => (urlSearch.size ? null : { key: stateKey, search: readListState(stateKey) }));
+  const restoring = stored !== null && stored.key === stateKey && stored.search !== '' && urlSearch.size === 0;
+  const search = useMemo(() => (restoring ? new URLSearchParams(stored.search) : urlSearch), [restoring, stored, urlSearch]);
+  useEffect(() => {
+    if (restoring) return void setSearch(new URLSearchParams(stored.search), { replace: true });
+    // Once the URL holds the view, restoring is over: a view the user later clears back to the default stays cleared.
+    if (stored && urlSearch.size) setStored(null);
+    writeListState(stateKey, urlSearch);
+  }, [restoring, stored, urlSearch, stateKey, setSearch]);
   const query = useMemo(() => parseListQuery(search, list), [search, list]);
   const routeParams = useParams();
   const callParamsKey = JSON.stringify(callParamsOf(manifest, routeParams));
@@ -154,7 +167,10 @@ export function useListController(manifest: Manifest): ListController {
     takeEarlyPage(listPath, paramsKey);
     void mutate((cached) => cached ?? earlyRows, { revalidate: false });
   }, [earlyRows, listPath, paramsKey, mutate]);
-  const rows = data?.rows ?? NO_ROWS;
+  // Rows deleted behind an Undo notice are gone from the list while it waits (undoable-delete.ts).
+  const pending = useStore(pendingDeletes);
+  const fetchedRows = data?.rows ?? NO_ROWS;
+  const rows = useMemo(() => withoutPendingDeletes(manifest.entity, fetchedRows, pending), [manifest.entity, fetchedRows, pending]);
   // A heading's {count} is the whole list of the screen (the collection's users), whatever the filters show.
   const countsAll = Boolean(manifest.screen?.heading?.includes('{count}'));
   const filtered = hasFilter(query.filters);
@@ -171,8 +187,8 @@ export function useListController(manifest: Manifest): ListController {
   const reloadView = useCallback(() => {
     if (listPath) dropAheadPages(listPath);
     void mutateAll((key) => Array.isArray(key) && key[0] === listPath && key[1] !== paramsKey, undefined, { revalidate: false });
-    void mutate();
     void mutateTotal();
+    return mutate();
   }, [mutate, mutateAll, mutateTotal, listPath, paramsKey]);
   const reload = useStableCallback(reloadView);
   useLiveRefresh(manifest.screen?.liveRefresh, reload);
