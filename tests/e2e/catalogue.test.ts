@@ -81,7 +81,7 @@ describe('the catalogue screens', () => {
       await dialog().getByRole('button', { name: 'OK' }).click();
       await page.getByTestId('notice-detail').filter({ hasText: 'Deleted 1 build' }).waitFor();
       await page.getByText('No records').waitFor();
-      await page.getByRole('button', { name: 'Clear' }).click();
+      await page.getByRole('button', { name: 'Clear', exact: true }).click();
       // The unfiltered page is cached from a moment ago (SWR dedupes re-reads within 2 s): read it afresh.
       await page.getByRole('button', { name: 'Reload' }).click();
       await rowOf('acme-tizen-1.0.0').first().waitFor({ state: 'detached' });
