@@ -63,8 +63,8 @@ export interface ListController {
   filtered: boolean;
   /** The screen's heading with {count} and route parameters filled, or the manifest's title. */
   heading: string;
-  /** Refetches the page and the count, and marks every other cached page of this list stale; resolves with the page. */
-  reload(): Promise<unknown> | void;
+  /** Refetches the page and the count, and marks every other cached page of this list stale. */
+  reload(): void;
   draft: Record<string, string>;
   setDraft(draft: Record<string, string>): void;
   /** Applies filters (back to page 1); the same filters again reload. */
@@ -190,7 +190,10 @@ export function useListController(manifest: Manifest): ListController {
     void mutateTotal();
     return mutate();
   }, [mutate, mutateAll, mutateTotal, listPath, paramsKey]);
-  const reload = useStableCallback(reloadView);
+  // The pieces of the screen get the promise (a delete's rows stay hidden until the page is here again); callers of
+  // the controller get nothing to await, as before.
+  const reloadAndWait = useStableCallback(reloadView);
+  const reload = useCallback(() => void reloadAndWait(), [reloadAndWait]);
   useLiveRefresh(manifest.screen?.liveRefresh, reload);
   // A screen that follows its own live item (pipelines) already reloads on every change of its entity the socket
   // hears; the changes it missed while it was not listening come only as entity changes.
@@ -247,8 +250,8 @@ export function useListController(manifest: Manifest): ListController {
   // The applied filters as one object while they stay the same (a new page parses the URL into new objects).
   const appliedFilters = useMemo(() => JSON.parse(appliedKey) as Record<string, string>, [appliedKey]);
   const context = useMemo<ListContextValue>(
-    () => ({ manifest, file, role, callParams, appliedFilters, draftFilters: draft, applyFilters, reload }),
-    [manifest, file, role, callParams, appliedFilters, draft, applyFilters, reload],
+    () => ({ manifest, file, role, callParams, appliedFilters, draftFilters: draft, applyFilters, reload: reloadAndWait }),
+    [manifest, file, role, callParams, appliedFilters, draft, applyFilters, reloadAndWait],
   );
   // The whole list's count as the unfiltered page answered it, kept while a filter's count call is on its way (and
   // while Clear's page is): the heading went "4 users" -> "… users" -> "4 users" at every filter.
