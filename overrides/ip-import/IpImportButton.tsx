@@ -6,6 +6,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import LinearProgress from '@mui/material/LinearProgress';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
@@ -14,6 +15,7 @@ import { useEffect, useRef, useState } from 'react';
 import { allowedAction } from '../../src/core/access/access';
 import { usePanel } from '../../src/core/app/panel';
 import { useWrite } from '../../src/core/app/write-status';
+import { HttpError } from '../../src/core/http/http-error';
 import type { ActionOverrideProps } from '../../src/registry/override-types';
 import { IMPORT_REASON_TEXT, type ImportProblem } from '../../kernel/rules/ip';
 import type { FromWorker, ToWorker } from './worker-messages';
@@ -23,6 +25,21 @@ import { formatNumber, t } from '../../src/core/i18n/i18n';
 const VENDORS = ['samsung', 'lg'];
 /** Rows of the preview and of the bad-line list: enough to check the file, cheap to draw for any size. */
 const SHOWN = 200;
+
+/** A duplicate the server refused the import for (server/actions/testers-ip.ts ImportDuplicate). */
+interface Duplicate {
+  line: number;
+  ip: string;
+  first?: number;
+}
+
+/** The duplicates a refusal names, in the panel's language: 'line 5: 10.0.0.1/32 is already in the list'. */
+function duplicatesOf(failure: unknown): string[] {
+  const body = failure instanceof HttpError ? (failure.body as { duplicates?: Duplicate[] } | undefined) : undefined;
+  return (body?.duplicates ?? []).map((d) =>
+    d.first === undefined ? t('line {n}: {ip} is already in the list', { n: d.line, ip: d.ip }) : t('line {n}: {ip} repeats line {first}', { n: d.line, ip: d.ip, first: d.first }),
+  );
+}
 
 /** What the page keeps of a parsed file: counts and the first lines; the addresses stay in the worker. */
 interface Parsed {
@@ -84,6 +101,7 @@ export function IpImportButton({ manifest, role, reload }: ActionOverrideProps) 
   const [readError, setReadError] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const worker = useRef<ImportWorker | null>(null);
+  const abort = useRef<AbortController | null>(null);
   const write = useWrite(action?.ui?.label ?? t('Import from file'));
   const pending = write.status === 'pending';
   useEffect(() => {
@@ -127,11 +145,15 @@ export function IpImportButton({ manifest, role, reload }: ActionOverrideProps) 
   async function submit() {
     const current = worker.current;
     if (!parsed || !action || !current) return;
-    // The worker writes the body (20 MB for 450,000 addresses) and the page sends it as it is.
-    if (await write.run(async () => panel.provider.call(action, await current.body(vendor)))) {
+    // The worker writes the body (20 MB for 450,000 addresses) and the page sends it as it is. Cancel aborts the
+    // request; the server then rolls the import back, so a cancelled import stores nothing.
+    const controller = (abort.current = new AbortController());
+    const sent = await write.run(async () => panel.provider.call(action, await current.body(vendor), { signal: controller.signal }));
+    abort.current = null;
+    if (sent) {
       setOpen(false);
       reload();
-    }
+    } else if (controller.signal.aborted) write.reset();
   }
 
   const count = parsed?.count ?? 0;
@@ -147,7 +169,30 @@ export function IpImportButton({ manifest, role, reload }: ActionOverrideProps) 
         <DialogTitle id="ip-import-title">{t('Import from file')}</DialogTitle>
         <DialogContent dividers>
           <Stack spacing={2}>
-            {write.error && <Alert severity="error">{write.error}</Alert>}
+            {write.error && duplicatesOf(write.failure).length === 0 && <Alert severity="error">{write.error}</Alert>}
+            {duplicatesOf(write.failure).length > 0 && (
+              <Alert severity="error" data-testid="ip-import-duplicates">
+                {t('Duplicate addresses, nothing was stored:')}
+                <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
+                  {duplicatesOf(write.failure).map((text) => (
+                    <li key={text}>{text}</li>
+                  ))}
+                </Box>
+              </Alert>
+            )}
+            {pending && (
+              <Box data-testid="ip-import-progress">
+                <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+                  <Typography role="status" sx={{ flex: 1 }}>
+                    {t('Importing {n} addresses…', { n: formatNumber(count) })}
+                  </Typography>
+                  <Button color="warning" variant="outlined" onClick={() => abort.current?.abort()}>
+                    {t('Cancel import')}
+                  </Button>
+                </Stack>
+                <LinearProgress sx={{ mt: 1 }} aria-label={t('Importing {n} addresses…', { n: formatNumber(count) })} />
+              </Box>
+            )}
             <TextField select label={t('Vendor')} required value={vendor} onChange={(e) => setVendor(e.target.value)} disabled={pending}>
               {VENDORS.map((v) => (
                 <MenuItem key={v} value={v}>

@@ -119,6 +119,16 @@ function insertAll(table, now) {
   return { count: entries.length, statements };
 }
 
+/** For each address (masked), the 1-based lines of its first two entries in the list. */
+function linesOf(ips) {
+  const wanted = new Map(ips.map((ip) => [ip, []]));
+  for (let index = 0; index < entries.length; index++) {
+    const found = wanted.get(withMask(entries[index].ip));
+    if (found && found.length < 2) found.push(index + 1);
+  }
+  return ips.map((ip) => wanted.get(ip));
+}
+
 /** One chunk as two PostgreSQL array literals (addresses and vendors hold no character that needs quoting). */
 function chunk(start, size) {
   const slice = entries.slice(start, start + size);
@@ -143,7 +153,7 @@ try {
 } catch (error) {
   parentPort.postMessage({ id: 0, error: { message: error.message, code: error.code } });
 }
-parentPort.on('message', ({ id, kind, sql, parameters, table, now, start, size, file, driver, maxPageCount }) => {
+parentPort.on('message', ({ id, kind, sql, parameters, table, now, start, size, file, driver, maxPageCount, ips }) => {
   try {
     if (kind === 'open') {
       const SQLite = require(driver);
@@ -162,6 +172,8 @@ parentPort.on('message', ({ id, kind, sql, parameters, table, now, start, size, 
       parentPort.postMessage({ id, rows: [], changes, lastInsertRowid: Number(lastInsertRowid) });
     } else if (kind === 'insert') {
       parentPort.postMessage({ id, ...insertAll(table, now) });
+    } else if (kind === 'lines') {
+      parentPort.postMessage({ id, lines: linesOf(ips) });
     } else if (kind === 'chunk') {
       parentPort.postMessage({ id, ...chunk(start, size) });
     } else if (kind === 'close') {
@@ -272,6 +284,11 @@ export class ImportWorker implements WorkerQueries {
   /** Inserts every entry into `table` on the worker's own connection, in its open transaction; answers the statements. */
   async insertAll(table: string, now: string): Promise<number> {
     return (await this.send({ kind: 'insert', table, now })).statements as number;
+  }
+
+  /** For each address as stored (with its mask), the lines (1-based) of its first two entries in the list. */
+  async linesOf(ips: string[]): Promise<number[][]> {
+    return (await this.send({ kind: 'lines', ips })).lines as number[][];
   }
 
   /** The entries from `start`, at most `size`, as PostgreSQL array literals of addresses (masked) and vendors. */

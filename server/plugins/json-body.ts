@@ -186,11 +186,21 @@ declare module 'fastify' {
 type Payload = NodeJS.ReadableStream & { receivedEncodedLength?: number };
 
 /** The JSON body of a route with `config: { jsonBytes: true }`, undecoded, for the handler to read off the event loop. */
+/** A signal that aborts when the request's connection closes before its answer was sent. */
+function clientGoneSignal(request: FastifyRequest): AbortSignal {
+  const gone = new AbortController();
+  // Read only while the call runs: a close after its answer (a keep-alive socket ending later) changes nothing.
+  request.raw.socket?.once('close', () => gone.abort());
+  return gone.signal;
+}
+
 export class JsonBytes {
   constructor(
     readonly bytes: Buffer,
     /** The error a small body `text` is refused with: a body found bad elsewhere is refused in the same words. */
     readonly refusal: (text: string) => Error,
+    /** Aborts when the client goes away before its answer (the IP import's Cancel): a long write can then roll back. */
+    readonly clientGone?: AbortSignal,
   ) {}
 }
 
@@ -278,7 +288,7 @@ export function registerJsonBodies(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', (request, payload, done) => {
     if (request.routeOptions.config.jsonBytes) {
       readText(request, payload as Payload, true).then(
-        (bytes) => (bytes.length ? done(null, new JsonBytes(bytes, (text) => refusal(request, text))) : atOnce(request, '', done)),
+        (bytes) => (bytes.length ? done(null, new JsonBytes(bytes, (text) => refusal(request, text), clientGoneSignal(request))) : atOnce(request, '', done)),
         (error: Error) => done(error, undefined),
       );
       return;

@@ -7,7 +7,7 @@ import { useCallback, useRef, useState } from 'react';
 import { t } from '../core/i18n/i18n';
 
 /**
- * A promise-based confirmation: `await confirm('Delete this item?')` resolves true on OK; `await alert(text)`
+ * A promise-based confirmation: `await confirm('Delete "Tizen"?')` resolves true on OK; `await alert(text)`
  * shows a message with OK only; `detail` is a second, smaller line. Render `dialog` once in the screen.
  */
 export function useConfirm() {
@@ -46,8 +46,13 @@ export function useConfirm() {
         )}
       </DialogContent>
       <DialogActions>
-        {!alertOnly && <Button onClick={() => close(false)}>{t('Cancel')}</Button>}
-        <Button variant="contained" color={alertOnly ? 'primary' : 'error'} onClick={() => close(true)} autoFocus>
+        {/* A question starts on Cancel: Enter out of habit must not delete. */}
+        {!alertOnly && (
+          <Button onClick={() => close(false)} autoFocus>
+            {t('Cancel')}
+          </Button>
+        )}
+        <Button variant="contained" color={alertOnly ? 'primary' : 'error'} onClick={() => close(true)} autoFocus={alertOnly}>
           OK
         </Button>
       </DialogActions>

@@ -4,11 +4,11 @@
 import Download from '@mui/icons-material/FileDownloadOutlined';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { usePanel } from '../core/app/panel';
 import { notify } from '../core/app/notices';
 import { writeErrorText } from '../core/http/http-error';
-import { useT } from '../core/i18n/i18n';
+import { formatNumber, useT } from '../core/i18n/i18n';
 import type { ActionDecl, Manifest } from '../../kernel/manifest/types';
 
 /** The export's path beside its list call (server/crud/export.ts). */
@@ -29,22 +29,38 @@ function save(blob: Blob, filename: string) {
 export function ExportButton({ manifest, listAction, params }: { manifest: Manifest; listAction: ActionDecl; params: Record<string, unknown> }) {
   const panel = usePanel();
   const [busy, setBusy] = useState(false);
+  // The rows received so far (the header line not counted), while the file streams in.
+  const [rows, setRows] = useState(0);
+  const abort = useRef<AbortController | null>(null);
   const t = useT();
   if (!manifest.list?.columns?.length) return null;
   const run = async () => {
     setBusy(true);
+    setRows(0);
+    const controller = (abort.current = new AbortController());
     try {
       const { page: _page, pageSize: _size, ...view } = params;
-      const { blob, filename } = await panel.provider.download(exportPathOf(listAction.path), view);
+      const onProgress = ({ lines }: { lines: number }) => setRows(Math.max(0, lines - 1));
+      const { blob, filename } = await panel.provider.download(exportPathOf(listAction.path), view, { signal: controller.signal, onProgress });
       save(blob, filename ?? `${manifest.entity}.csv`);
     } catch (error) {
-      notify({ severity: 'error', title: t('Export CSV'), text: writeErrorText(error) });
+      if (controller.signal.aborted) notify({ severity: 'info', title: t('Export CSV'), text: t('Export cancelled') });
+      else notify({ severity: 'error', title: t('Export CSV'), text: writeErrorText(error) });
     } finally {
+      abort.current = null;
       setBusy(false);
     }
   };
+  if (busy) {
+    return (
+      <Button variant="outlined" color="warning" startIcon={<CircularProgress size={16} />} onClick={() => abort.current?.abort()} data-testid="export-cancel">
+        <span role="status">{t('{count} rows received', { count: formatNumber(rows) })}</span>
+        &nbsp;· {t('Cancel')}
+      </Button>
+    );
+  }
   return (
-    <Button variant="outlined" startIcon={busy ? <CircularProgress size={16} /> : <Download />} disabled={busy} onClick={() => void run()}>
+    <Button variant="outlined" startIcon={<Download />} onClick={() => void run()}>
       {t('Export CSV')}
     </Button>
   );

@@ -373,7 +373,7 @@ export function ListView({ controller, disableVirtualization, rehearsal }: ListV
         )}
 
         <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
-          <Box sx={{ height: 'max(420px, calc(100vh - 330px))' }}>
+          <Box sx={{ height: 'max(420px, calc(100vh - 330px))', position: 'relative' }}>
             <DataTable
               manifest={manifest}
               file={file}
@@ -383,11 +383,19 @@ export function ListView({ controller, disableVirtualization, rehearsal }: ListV
               expanded={expanded}
               renderActions={renderActions}
               actionsWidth={Math.max(104, buttons * 38 + 16)}
-              noRowsLabel={refused ? error!.message : error ? t('Could not load the list') : t('No records')}
+              noRowsLabel={refused ? error!.message : error ? t('Could not load the list') : controller.filtered ? t('No records match the filters') : t('No records')}
               disableVirtualization={disableVirtualization}
               sort={gridSort}
               preferencesKey={gridPreferencesKey(userKey, manifest.entity)}
             />
+            {controller.filtered && data && !error && rows.length === 0 && (
+              // Under the grid's own "No records match the filters" (centred below the toolbar and the header row).
+              <Box sx={{ position: 'absolute', left: 0, right: 0, top: 'calc(50% + 72px)', display: 'flex', justifyContent: 'center' }}>
+                <Button variant="outlined" onClick={controller.clearFilters}>
+                  {t('Clear filters')}
+                </Button>
+              </Box>
+            )}
           </Box>
           <Pager
             count={data?.count ?? 0}

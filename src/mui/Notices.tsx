@@ -1,4 +1,5 @@
 import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
 import AlertTitle from '@mui/material/AlertTitle';
 import Snackbar from '@mui/material/Snackbar';
 import Stack from '@mui/material/Stack';
@@ -14,11 +15,26 @@ export function Notices() {
         <Snackbar
           key={n.id}
           open
-          autoHideDuration={n.severity === 'error' ? 8000 : 4000}
+          autoHideDuration={n.action ? null : n.severity === 'error' ? 8000 : 4000}
           onClose={(_, reason) => reason !== 'clickaway' && dismiss(n.id)}
           sx={{ position: 'static', transform: 'none' }}
         >
-          <Alert role="alert" data-testid="notice" severity={n.severity} variant="filled" onClose={() => dismiss(n.id)} sx={{ width: '100%' }}>
+          <Alert
+            // A failure interrupts (alert); every other notice is announced politely when the reader is idle.
+            role={n.severity === 'error' ? 'alert' : 'status'}
+            data-testid="notice"
+            severity={n.severity}
+            variant="filled"
+            onClose={() => dismiss(n.id)}
+            action={
+              n.action && (
+                <Button color="inherit" size="small" variant="outlined" onClick={n.action.run}>
+                  {n.action.label}
+                </Button>
+              )
+            }
+            sx={{ width: '100%' }}
+          >
             {n.title && <AlertTitle>{n.title}</AlertTitle>}
             {n.text}
             {n.detail && (

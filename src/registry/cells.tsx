@@ -2,7 +2,7 @@ import Chip from '@mui/material/Chip';
 import type { Theme } from '@mui/material/styles';
 import type { ComponentType } from 'react';
 import { formatValue } from '../core/list/format-value';
-import { useT } from '../core/i18n/i18n';
+import { localDateTime, useT } from '../core/i18n/i18n';
 import type { FieldSchema } from '../../kernel/manifest/types';
 import { truncateText } from '../core/list/presentation';
 import { installed as overrides } from './installed';
@@ -21,6 +21,15 @@ export function TextCell({ value, row, column, schema }: CellProps) {
   const prefix = column.prefixField ? formatValue(row[column.prefixField]) : '';
   const full = [prefix, formatValue(value, schema)].filter(Boolean).join(' ');
   const { text, truncated } = truncateText(full, column.truncate);
+  // A moment shows in UTC; the user's own zone is in the native tooltip (cheap on a page of 500 dated rows).
+  const local = schema?.format === 'date-time' && typeof value === 'string' ? localDateTime(value) : '';
+  if (local) {
+    return (
+      <span title={local} data-local-time={local}>
+        <OverflowText text={full} />
+      </span>
+    );
+  }
   if (!truncated) return <OverflowText text={full} />;
   return (
     <LazyTooltip title={<span style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>{full}</span>} placement="bottom-start">

@@ -81,7 +81,7 @@ describe('the catalogue screens', () => {
       await dialog().getByRole('button', { name: 'OK' }).click();
       await page.getByTestId('notice-detail').filter({ hasText: 'Deleted 1 build' }).waitFor();
       await page.getByText('No records').waitFor();
-      await page.getByRole('button', { name: 'Clear' }).click();
+      await page.getByRole('button', { name: 'Clear', exact: true }).click();
       // The unfiltered page is cached from a moment ago (SWR dedupes re-reads within 2 s): read it afresh.
       await page.getByRole('button', { name: 'Reload' }).click();
       await rowOf('acme-tizen-1.0.0').first().waitFor({ state: 'detached' });
@@ -280,7 +280,7 @@ describe('the catalogue screens', () => {
       await rowOf('Здравствуйте').waitFor();
     });
 
-    it('shows the translations as a JSON tree and deletes the record after "Delete this item?"', async () => {
+    it('shows the translations as a JSON tree and deletes the record after asking Delete "#id"?', async () => {
       await rowOf('acme').getByRole('button', { name: /^Show / }).click();
       await dialog().getByRole('button', { name: /ru:/ }).click();
       await dialog().getByText('"Здравствуйте"').waitFor();
@@ -288,7 +288,7 @@ describe('the catalogue screens', () => {
       await page.keyboard.press('Escape');
       await dialog().waitFor({ state: 'detached' });
       await rowOf('acme').getByRole('button', { name: 'Delete' }).click();
-      await dialog().getByText('Delete this item?').waitFor();
+      await dialog().getByText(/^Delete "#\d+"\?$/).waitFor();
       await dialog().getByRole('button', { name: 'OK' }).click();
       await page.getByText('No records').waitFor();
     });

@@ -13,12 +13,12 @@ import { ADMIN, launchBrowser, networkQuiet, startServer, type RunningServer } f
 
 /**
  * Latin words a Russian screen may show: product, vendor and protocol names and abbreviations read the same in
- * Russian (GitLab, LG, CSS, IP, A/B...), the language switch's RU, the formats' notations (XX.YY.ZZ, a.b.c.d), the
+ * Russian (GitLab, LG, CSS, IP, A/B, the time zone UTC...), the language switch's RU, the formats' notations (XX.YY.ZZ, a.b.c.d), the
  * role names the spec keeps (admin, developer, tester) and the spec's own "WL".
  */
 const ALLOWED = new Set([
   'RU', 'EN', 'LG', 'Samsung', 'GitLab', 'CSS', 'PNG', 'CSV', 'JSON', 'IP', 'IPv4', 'URL', 'URLs', 'ID', 'GUID', 'FE', 'WL', 'A', 'B', 'OK', 'API', 'HTTP',
-  'XX', 'YY', 'ZZ', 'X', 'a', 'b', 'c', 'd', 'e', 'mail', 'E', 'admin', 'developer', 'tester', 'true', 'false', 'Tizen', 'webOS',
+  'XX', 'YY', 'ZZ', 'X', 'a', 'b', 'c', 'd', 'e', 'mail', 'E', 'admin', 'developer', 'tester', 'true', 'false', 'Tizen', 'webOS', 'UTC',
 ]);
 /** The panel's name in its bar, a product name. */
 const PRODUCT_PHRASES = ['WL admin panel'];

@@ -333,13 +333,14 @@ describe('issue 5 screens', () => {
       await expect.poll(listCount).toBe('3');
       await shot('appinfo-customercare');
       await rowOf('inst-anna').getByRole('button', { name: 'Delete' }).click();
-      await page.getByText('Delete this item?').waitFor();
+      await page.getByText('Delete "inst-anna"?').waitFor();
       await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
-      await expect.poll(listCount).toBe('2');
+      // The delete waits behind its Undo notice (UNDO_MS) before the server counts it.
+      await expect.poll(listCount, { timeout: 15_000 }).toBe('2');
       await page.getByRole('button', { name: 'Remove All Items' }).click();
       await page.getByText('Sure you want to delete them all?').waitFor();
       await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
-      await expect.poll(listCount).toBe('0');
+      await expect.poll(listCount, { timeout: 15_000 }).toBe('0');
     });
   });
 });

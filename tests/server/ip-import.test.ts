@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { request as httpRequest } from 'node:http';
 import { Writable } from 'node:stream';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
@@ -101,6 +102,9 @@ function importServer(dialect: Dialect) {
     logged,
     get app() {
       return server.app;
+    },
+    get token() {
+      return server.token;
     },
     post: (body: string) =>
       server.app.inject({ method: 'POST', url: '/v1/admin/testersIP/addArray', headers: { authorization: server.token, 'content-type': 'application/json' }, payload: body }),
@@ -201,4 +205,50 @@ describe('the IP import with PostgreSQL gone in the middle (postgres)', () => {
     expect((await server.post(importBody(140, 10_000))).json()).toEqual({ result: true, data: { count: 10_000 } });
     expect(await server.stored()).toEqual({ rows: before.rows + 10_000, logs: before.logs + 1 });
   });
+});
+
+describe.each(DIALECTS)('the IP import and duplicates, and its Cancel (%s)', (dialect) => {
+  const server = importServer(dialect);
+  const entries = (ips: string[]) => JSON.stringify({ ips: ips.map((ip) => ({ ip, vendor: 'lg' })) });
+
+  it('refuses a list that names an address twice with 409, naming both lines, and stores nothing', async () => {
+    const before = await server.stored();
+    const reply = await server.post(entries(['150.0.0.1', '150.0.0.2/32', '150.0.0.1/32', '150.0.0.3']));
+    expect(reply.statusCode).toBe(409);
+    expect(reply.json()).toMatchObject({
+      code: 'ERR_UNIQUE',
+      message: 'ips: duplicate addresses, nothing stored: line 3: 150.0.0.1/32 repeats line 1',
+      duplicates: [{ line: 3, ip: '150.0.0.1/32', first: 1 }],
+    });
+    expect(await server.stored()).toEqual(before);
+  });
+
+  it('refuses a list with an address already stored, naming its line, and stores nothing of it', async () => {
+    expect((await server.post(entries(['151.0.0.1', '151.0.0.2']))).json()).toEqual({ result: true, data: { count: 2 } });
+    const before = await server.stored();
+    const reply = await server.post(entries(['151.0.0.9', '151.0.0.10', '151.0.0.2']));
+    expect(reply.statusCode).toBe(409);
+    expect(reply.json()).toMatchObject({
+      message: 'ips: duplicate addresses, nothing stored: line 3: 151.0.0.2/32 is already in the list',
+      duplicates: [{ line: 3, ip: '151.0.0.2/32' }],
+    });
+    expect(await server.stored()).toEqual(before);
+  });
+
+  it('stores nothing of an import whose caller goes away (the panel\'s Cancel) before it is stored', async () => {
+    const url = await server.app.listen({ host: '127.0.0.1', port: 0 });
+    const before = await server.stored();
+    const body = importBody(152, 300_000);
+    const request = httpRequest(`${url}/v1/admin/testersIP/addArray`, {
+      method: 'POST',
+      headers: { authorization: server.token, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    });
+    request.on('error', () => {});
+    // Cancelled once the whole body is sent: the server is then reading or storing it.
+    request.end(body, () => setTimeout(() => request.destroy(), 50));
+    await expect.poll(() => server.logged.some((line) => line.msg === 'IP import cancelled'), { timeout: 30_000, interval: 100 }).toBe(true);
+    expect(await server.stored()).toEqual(before);
+    // The same list sent again and kept is stored whole.
+    expect((await server.post(body)).json()).toEqual({ result: true, data: { count: 300_000 } });
+  }, 60_000);
 });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { shortcutOf } from '../../src/core/shortcuts';
 import { formatValue } from '../../src/core/list/format-value';
-import { formatDateTime, setLang } from '../../src/core/i18n/i18n';
+import { formatDateTime, localDateTime, setLang } from '../../src/core/i18n/i18n';
 import { gridPreferencesKey, readGridPreferences, writeGridPreferences } from '../../src/mui/grid/grid-preferences';
 import { fromSortModel, toSortModel } from '../../src/mui/grid/sort-model';
 
@@ -22,12 +22,13 @@ describe('header sorting', () => {
 });
 
 describe('cell texts', () => {
-  it('shows a date-time as the language writes it, the same text as everywhere else in the panel', async () => {
-    const iso = new Date(2026, 10, 23, 15, 4, 5).toISOString();
+  it('shows a date-time as the language writes it, in UTC and saying so, the same text as everywhere else in the panel', async () => {
+    const iso = '2026-11-23T15:04:05.000Z';
     const schema = { type: 'string', format: 'date-time' } as const;
-    expect(formatValue(iso, schema)).toBe('11/23/2026, 3:04:05 PM');
+    expect(formatValue(iso, schema)).toBe('11/23/2026, 3:04:05 PM UTC');
+    expect(localDateTime(iso)).toMatch(/^11\/23\/2026, \d+:04:05 [AP]M \(.+\)$/);
     await setLang('ru');
-    expect(formatValue(iso, schema)).toBe('23.11.2026, 15:04:05');
+    expect(formatValue(iso, schema)).toBe('23.11.2026, 15:04:05 UTC');
     expect(formatValue(iso, schema)).toBe(formatDateTime(iso));
     await setLang('en');
     expect(formatValue('not a date', schema)).toBe('not a date');

@@ -148,12 +148,12 @@ describe('switching the language', () => {
 });
 
 describe('dates and numbers', () => {
-  it('follow the language through Intl', () => {
+  it('follow the language through Intl, a moment in UTC saying so', () => {
     expect(formatNumber(1234567.5, 'en')).toBe('1,234,567.5');
     expect(formatNumber(1234567.5, 'ru')).toBe('1\u00a0234\u00a0567,5');
-    const date = new Date(2026, 10, 23, 15, 4, 5);
-    expect(formatDateTime(date, 'ru')).toBe('23.11.2026, 15:04:05');
-    expect(formatDateTime(date, 'en')).toBe('11/23/2026, 3:04:05 PM');
+    const date = new Date(Date.UTC(2026, 10, 23, 15, 4, 5));
+    expect(formatDateTime(date, 'ru')).toBe('23.11.2026, 15:04:05 UTC');
+    expect(formatDateTime(date, 'en')).toBe('11/23/2026, 3:04:05 PM UTC');
     expect(formatDateTime('not a date', 'ru')).toBe('not a date');
   });
 });

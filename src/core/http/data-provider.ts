@@ -20,6 +20,17 @@ export interface DataProviderOptions {
 export interface RequestOptions {
   /** Send this token instead of the session's (logout revokes a token the session already dropped). */
   token?: string;
+  /** Let the request outlive the page (a delete still waiting behind its Undo toast when the tab closes). */
+  keepalive?: boolean;
+  /** Cancels the request (the Cancel of an import in progress); it then fails as a network error. */
+  signal?: AbortSignal;
+}
+
+export interface DownloadOptions {
+  /** Cancels the download (the export's Cancel). */
+  signal?: AbortSignal;
+  /** Called as the body arrives: the bytes so far and the lines (CSV rows) among them. */
+  onProgress?: (progress: { bytes: number; lines: number }) => void;
 }
 
 export interface ListResult<R = Record<string, unknown>> {
@@ -38,10 +49,10 @@ export interface DataProvider {
    * call(manifest.actions.create, {name: 'webOS'}): the action's method, path and input placement. A JSON call
    * may be given its body already encoded, as a Blob (the IP import's worker writes 20 MB off the main thread).
    */
-  call<T = unknown>(action: ActionDecl, params?: Params | Blob): Promise<T>;
+  call<T = unknown>(action: ActionDecl, params?: Params | Blob, options?: RequestOptions): Promise<T>;
   list<R = Record<string, unknown>>(action: ActionDecl, params?: Params, options?: RequestOptions): Promise<ListResult<R>>;
   /** A GET that answers a file (the CSV export): its body and the name the server gives it; failures as request's. */
-  download(path: string, params?: Params): Promise<{ blob: Blob; filename: string | null }>;
+  download(path: string, params?: Params, options?: DownloadOptions): Promise<{ blob: Blob; filename: string | null }>;
 }
 
 function toText(value: unknown): string {
@@ -67,6 +78,27 @@ export function toQuery(params: Params = {}): string {
 
 function defaultInput(method: ActionDecl['method']): NonNullable<ActionDecl['input']> {
   return method === 'GET' || method === 'DELETE' ? 'query' : 'json';
+}
+
+/** A body read chunk by chunk, counting its bytes and newlines as they come; a cancel stops the read. */
+async function readCounting(response: Response, onProgress: NonNullable<DownloadOptions['onProgress']>, signal?: AbortSignal): Promise<Blob> {
+  const reader = response.body!.getReader();
+  const parts: Uint8Array[] = [];
+  let bytes = 0;
+  let lines = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      bytes += value.byteLength;
+      for (let i = value.indexOf(10); i >= 0; i = value.indexOf(10, i + 1)) lines++;
+      onProgress({ bytes, lines });
+    }
+  } catch {
+    throw new HttpError(signal?.aborted ? 'Cancelled' : 'Network Error', 0);
+  }
+  return new Blob(parts as BlobPart[], { type: response.headers.get('content-type') ?? '' });
 }
 
 /**
@@ -109,9 +141,9 @@ export function createDataProvider(options: DataProviderOptions): DataProvider {
     }
     let response: Response;
     try {
-      response = await doFetch(url, { method, headers, body });
+      response = await doFetch(url, { method, headers, body, keepalive: requestOptions.keepalive, signal: requestOptions.signal });
     } catch {
-      throw new HttpError('Network Error', 0);
+      throw new HttpError(requestOptions.signal?.aborted ? 'Cancelled' : 'Network Error', 0);
     }
     let envelope: unknown;
     try {
@@ -128,13 +160,13 @@ export function createDataProvider(options: DataProviderOptions): DataProvider {
     return env.data as T;
   }
 
-  async function download(path: string, params: Params = {}) {
+  async function download(path: string, params: Params = {}, { signal, onProgress }: DownloadOptions = {}) {
     const token = options.getToken();
     let response: Response;
     try {
-      response = await doFetch(`${base}${path}${toQuery(params)}`, { headers: token ? { Authorization: token } : {} });
+      response = await doFetch(`${base}${path}${toQuery(params)}`, { headers: token ? { Authorization: token } : {}, signal });
     } catch {
-      throw new HttpError('Network Error', 0);
+      throw new HttpError(signal?.aborted ? 'Cancelled' : 'Network Error', 0);
     }
     if (response.status !== 200) {
       if (response.status === 401 && token) options.onUnauthorized();
@@ -142,13 +174,14 @@ export function createDataProvider(options: DataProviderOptions): DataProvider {
       throw new HttpError(typeof env.message === 'string' ? env.message : `HTTP ${response.status}`, response.status, env);
     }
     const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? null;
-    return { blob: await response.blob(), filename };
+    if (!onProgress || !response.body) return { blob: await response.blob(), filename };
+    return { blob: await readCounting(response, onProgress, signal), filename };
   }
 
   return {
     request,
     download,
-    call: (action, params) => request(action.method, action.path, params, action.input),
+    call: (action, params, callOptions) => request(action.method, action.path, params, action.input, callOptions),
     list: (action, params, options) => request(action.method, action.path, params, action.input, options),
   };
 }

@@ -99,11 +99,33 @@ export function useT(): T {
   return (text, params) => translate(lang, text, params);
 }
 
-/** A date and time as the language writes it (Intl). */
+const DATE_TIME: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' };
+/** One formatter per language and zone: toLocaleString builds one per call, which a page of 500 dated rows pays thousands of times. */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+function dateFormat(lang: Lang, timeZone: string | undefined): Intl.DateTimeFormat {
+  const key = `${lang} ${timeZone ?? ''}`;
+  let format = dateFormats.get(key);
+  if (!format) dateFormats.set(key, (format = new Intl.DateTimeFormat(INTL_LOCALE[lang], { ...DATE_TIME, timeZone })));
+  return format;
+}
+
+/**
+ * A moment as the language writes it, in UTC and saying so: every staff member reads the same time, whatever their
+ * zone (the user's own is in localDateTime).
+ * @example formatDateTime('2026-11-28T05:10:00Z', 'ru') // '28.11.2026, 05:10:00 UTC'
+ */
 export function formatDateTime(value: Date | string | number, lang: Lang = language.get()): string {
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return String(value);
-  return date.toLocaleString(INTL_LOCALE[lang]);
+  return `${dateFormat(lang, 'UTC').format(date)} UTC`;
+}
+
+/** The same moment in the user's own zone, naming it: '28.11.2026, 08:10:00 (Europe/Moscow)'; '' when no date. */
+export function localDateTime(value: Date | string | number, lang: Lang = language.get()): string {
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) return '';
+  const format = dateFormat(lang, undefined);
+  return `${format.format(date)} (${format.resolvedOptions().timeZone})`;
 }
 
 /** A number as the language writes it (Intl): 1,234.5 in English, 1 234,5 in Russian. */

@@ -4,6 +4,8 @@
 import { actionOfKind, homeScreen } from '../access/access';
 import type { DataProvider, ListResult } from '../http/data-provider';
 import type { ActionDecl, Manifest, Role } from '../../../kernel/manifest/types';
+import { session } from '../session/session';
+import { listStateKey, readListState } from './list-state';
 import { parseListQuery, toApiParams } from './list-query';
 
 /** What these calls need of the panel (src/core/app/panel.ts, which asks for the home page at login). */
@@ -39,13 +41,16 @@ export async function fetchListPage<R>(panel: Panel, action: ActionDecl, params:
 
 /**
  * Asks for the first page of `manifest`'s list as a screen without route parameters and without anything in its
- * URL shows it (a role's home right after login). A failure is dropped here: the screen then asks itself.
+ * URL shows it (a role's home right after login): in the view the user left it with (list-state.ts), which the
+ * screen then restores. A failure is dropped here: the screen then asks itself.
  * @example preloadFirstPage(panel, appinfoManifest, 'customercare')
  */
 export function preloadFirstPage(panel: Panel, manifest: Manifest, role: Role, token?: string): Promise<unknown> {
   const listAction = actionOfKind(manifest, 'list', role);
   if (!listAction || Object.keys(manifest.screen?.routeParams ?? {}).length) return Promise.resolve();
-  const params = toApiParams(parseListQuery(new URLSearchParams(), manifest.list));
+  const email = session.get().user?.email;
+  const left = email ? readListState(listStateKey(email, manifest.entity)) : '';
+  const params = toApiParams(parseListQuery(new URLSearchParams(left), manifest.list));
   const key = JSON.stringify(params);
   const page = fetchListPage<Record<string, unknown>>(panel, listAction[1], params, key, token);
   const entry: Early = { path: listAction[1].path, key, at: Date.now(), page };

@@ -14,7 +14,8 @@ export interface ListContextValue {
   draftFilters: Record<string, string>;
   /** Applies filters to the list, as Enter in the filter box does. */
   applyFilters: (filters: Record<string, string>) => void;
-  reload: () => void;
+  /** Resolves once the page is fetched again (a delete's rows stay hidden until then). */
+  reload: () => Promise<unknown> | void;
 }
 
 export const ListContext = createContext<ListContextValue | null>(null);

@@ -1,5 +1,5 @@
 import { matches } from '../access/can-call';
-import { countNoun, pluralNoun } from '../../../kernel/manifest/fields';
+import { countNoun, pluralNoun, recordLabelField } from '../../../kernel/manifest/fields';
 import type { ActionDecl, FieldSchema, Manifest } from '../../../kernel/manifest/types';
 import { formatNumber, language, t } from '../i18n/i18n';
 
@@ -57,6 +57,18 @@ export function updatePayload(manifest: Manifest, action: ActionDecl, row: Row, 
     payload[f] = value;
   }
   return payload;
+}
+
+/** What names a record to a person: its label field ('Tizen'), else its id ('#12'). */
+export function recordName(manifest: Manifest, row: Row): string {
+  const field = recordLabelField(manifest);
+  const value = row[field];
+  return field === 'id' || value === undefined || value === null || value === '' ? `#${String(row.id)}` : String(value);
+}
+
+/** The question before a row's delete, naming the record: 'Delete "Tizen"?'. */
+export function deleteQuestion(manifest: Manifest, row: Row): string {
+  return t('Delete "{name}"?', { name: recordName(manifest, row) });
 }
 
 /** The label of a call, for its button and its notices: `ui.label`, else a name for the kind, else `fallback`. */

@@ -19,6 +19,8 @@ import { hasFilter, parseListQuery, toApiParams, toSearchParams, type ListQuery 
 import { answeredFor, askAhead, dropAheadPages, earlyPageRows, fetchListPage, takeAheadPage, takeEarlyPage } from './early-page';
 import { ExpandedRows, type RowId } from './expanded-rows';
 import { useStableCallback } from './stable-callback';
+import { listStateKey, readListState, writeListState } from './list-state';
+import { pendingDeletes, withoutPendingDeletes } from './undoable-delete';
 
 export type Row = Record<string, unknown>;
 
@@ -100,7 +102,18 @@ export function useListController(manifest: Manifest): ListController {
   const file = panel.manifests.fileOf(manifest.entity);
   const { role, email } = useStore(session).user!;
   const list = manifest.list;
-  const [search, setSearch] = useSearchParams();
+  const [urlSearch, setSearch] = useSearchParams();
+  // Coming back to a list by a URL without a view shows the view the user left it with (list-state.ts).
+  const stateKey = listStateKey(email, manifest.entity);
+  const [stored, setStored] = useState(() => (urlSearch.size ? null : { key: stateKey, search: readListState(stateKey) }));
+  const restoring = stored !== null && stored.key === stateKey && stored.search !== '' && urlSearch.size === 0;
+  const search = useMemo(() => (restoring ? new URLSearchParams(stored.search) : urlSearch), [restoring, stored, urlSearch]);
+  useEffect(() => {
+    if (restoring) return void setSearch(new URLSearchParams(stored.search), { replace: true });
+    // Once the URL holds the view, restoring is over: a view the user later clears back to the default stays cleared.
+    if (stored && urlSearch.size) setStored(null);
+    writeListState(stateKey, urlSearch);
+  }, [restoring, stored, urlSearch, stateKey, setSearch]);
   const query = useMemo(() => parseListQuery(search, list), [search, list]);
   const routeParams = useParams();
   const callParamsKey = JSON.stringify(callParamsOf(manifest, routeParams));
@@ -154,7 +167,10 @@ export function useListController(manifest: Manifest): ListController {
     takeEarlyPage(listPath, paramsKey);
     void mutate((cached) => cached ?? earlyRows, { revalidate: false });
   }, [earlyRows, listPath, paramsKey, mutate]);
-  const rows = data?.rows ?? NO_ROWS;
+  // Rows deleted behind an Undo notice are gone from the list while it waits (undoable-delete.ts).
+  const pending = useStore(pendingDeletes);
+  const fetchedRows = data?.rows ?? NO_ROWS;
+  const rows = useMemo(() => withoutPendingDeletes(manifest.entity, fetchedRows, pending), [manifest.entity, fetchedRows, pending]);
   // A heading's {count} is the whole list of the screen (the collection's users), whatever the filters show.
   const countsAll = Boolean(manifest.screen?.heading?.includes('{count}'));
   const filtered = hasFilter(query.filters);
@@ -171,10 +187,13 @@ export function useListController(manifest: Manifest): ListController {
   const reloadView = useCallback(() => {
     if (listPath) dropAheadPages(listPath);
     void mutateAll((key) => Array.isArray(key) && key[0] === listPath && key[1] !== paramsKey, undefined, { revalidate: false });
-    void mutate();
     void mutateTotal();
+    return mutate();
   }, [mutate, mutateAll, mutateTotal, listPath, paramsKey]);
-  const reload = useStableCallback(reloadView);
+  // The pieces of the screen get the promise (a delete's rows stay hidden until the page is here again); callers of
+  // the controller get nothing to await, as before.
+  const reloadAndWait = useStableCallback(reloadView);
+  const reload = useCallback(() => void reloadAndWait(), [reloadAndWait]);
   useLiveRefresh(manifest.screen?.liveRefresh, reload);
   // A screen that follows its own live item (pipelines) already reloads on every change of its entity the socket
   // hears; the changes it missed while it was not listening come only as entity changes.
@@ -231,8 +250,8 @@ export function useListController(manifest: Manifest): ListController {
   // The applied filters as one object while they stay the same (a new page parses the URL into new objects).
   const appliedFilters = useMemo(() => JSON.parse(appliedKey) as Record<string, string>, [appliedKey]);
   const context = useMemo<ListContextValue>(
-    () => ({ manifest, file, role, callParams, appliedFilters, draftFilters: draft, applyFilters, reload }),
-    [manifest, file, role, callParams, appliedFilters, draft, applyFilters, reload],
+    () => ({ manifest, file, role, callParams, appliedFilters, draftFilters: draft, applyFilters, reload: reloadAndWait }),
+    [manifest, file, role, callParams, appliedFilters, draft, applyFilters, reloadAndWait],
   );
   // The whole list's count as the unfiltered page answered it, kept while a filter's count call is on its way (and
   // while Clear's page is): the heading went "4 users" -> "… users" -> "4 users" at every filter.

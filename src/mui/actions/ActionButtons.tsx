@@ -14,7 +14,8 @@ import { usePanel } from '../../core/app/panel';
 import { useWrite } from '../../core/app/write-status';
 import { filterParam, hasFilter } from '../../core/list/list-query';
 import { useListContext } from '../../core/list/list-context';
-import { actionLabel, bulkDeleteText, keyParams, refusal } from '../../core/list/record-actions';
+import { actionLabel, bulkDeleteText, deleteQuestion, keyParams, recordName, refusal, versionOf } from '../../core/list/record-actions';
+import { deleteWithUndo } from '../../core/list/undoable-delete';
 import { countNoun, fieldLabel } from '../../../kernel/manifest/fields';
 import type { ActionDecl, FieldSchema } from '../../../kernel/manifest/types';
 import { LookupSelect } from '../LookupSelect';
@@ -24,6 +25,9 @@ import { ModalActions } from '../ModalActions';
 import { formatNumber, t } from '../../core/i18n/i18n';
 
 type Row = Record<string, unknown>;
+
+/** The spec's question before every delete (SPEC 4), which says nothing of what goes. */
+const GENERIC_DELETE_QUESTION = 'Delete this item?';
 
 /** Where a call's button stands: `ui.place`, else the toolbar for destroyAll/destroyByFilter, else nowhere. */
 export function placeOf(action: ActionDecl): 'toolbar' | 'row' | 'none' {
@@ -111,10 +115,26 @@ export function ActionButton({ name, action, row, icon }: { name: string; action
       Object.assign(params, filters);
       detail = await matchingText(filters);
     }
-    const question = action.ui?.confirm ?? (action.kind === 'destroy' ? t('Delete this item?') : undefined);
+    // A row's delete names its record ('Delete "Tizen"?'), also where the manifest keeps the spec's generic question.
+    const named = action.kind === 'destroy' && row && (!action.ui?.confirm || action.ui.confirm === GENERIC_DELETE_QUESTION);
+    const question = named ? deleteQuestion(manifest, row) : action.ui?.confirm;
     if (question && !(await confirm(question, detail))) return;
     const bulk = action.kind === 'destroyAll' || action.kind === 'destroyByFilter';
     const summary = bulk ? (answer: unknown) => bulkDeleteText(manifest, answer, (entity) => panel.manifests.byEntity.get(entity)) : undefined;
+    if (action.kind === 'destroy' || bulk) {
+      // The record's version goes with a delete: the server refuses it (409) when someone changed the record since.
+      if (row) Object.assign(params, versionOf(manifest, row));
+      const key = row ? JSON.stringify(keyParams(row, action)) : null;
+      deleteWithUndo({
+        entity: manifest.entity,
+        takes: (other) => key === null || JSON.stringify(keyParams(other, action)) === key,
+        title: t('{label} request status', { label }),
+        text: row ? t('Deleted "{name}"', { name: recordName(manifest, row) }) : t('Deleting the records'),
+        commit: () => write.run(() => panel.provider.call(action, params), summary).then(() => reload()),
+        sendOnLeave: () => void panel.provider.call(action, params, { keepalive: true }).catch(() => undefined),
+      });
+      return;
+    }
     if (await write.run(() => panel.provider.call(action, params), summary)) {
       setAsking(false);
       reload();
