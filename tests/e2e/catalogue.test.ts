@@ -280,7 +280,7 @@ describe('the catalogue screens', () => {
       await rowOf('Здравствуйте').waitFor();
     });
 
-    it('shows the translations as a JSON tree and deletes the record after asking Delete "#id"?', async () => {
+    it('shows the translations as a JSON tree and deletes the record after asking Delete this item? with the record named', async () => {
       await rowOf('acme').getByRole('button', { name: /^Show / }).click();
       await dialog().getByRole('button', { name: /ru:/ }).click();
       await dialog().getByText('"Здравствуйте"').waitFor();
@@ -288,7 +288,8 @@ describe('the catalogue screens', () => {
       await page.keyboard.press('Escape');
       await dialog().waitFor({ state: 'detached' });
       await rowOf('acme').getByRole('button', { name: 'Delete' }).click();
-      await dialog().getByText(/^Delete "#\d+"\?$/).waitFor();
+      await dialog().getByText('Delete this item?').waitFor();
+      await dialog().getByText(/^Record: "#\d+"$/).waitFor();
       await dialog().getByRole('button', { name: 'OK' }).click();
       await page.getByText('No records').waitFor();
     });

@@ -45,10 +45,11 @@ describe('the conventions of the admin tools staff know', () => {
     await page.setViewportSize({ width: 1440, height: 900 });
   }
 
-  it('asks "Delete "Tizen"?" starting on Cancel, hides the row at once behind a polite Undo notice, and Undo keeps the record', async () => {
+  it('asks "Delete this item?" naming Tizen, starting on Cancel, hides the row at once behind a polite Undo notice, and Undo keeps the record', async () => {
     await page.goto(`${server.url}/platforms`);
     await rowOf('Tizen').getByRole('button', { name: 'Delete' }).click();
-    await dialog().getByText('Delete "Tizen"?').waitFor();
+    await dialog().getByText('Delete this item?').waitFor();
+    await dialog().getByText('Record: "Tizen"').waitFor();
     // Enter out of habit cancels: the focus starts on Cancel, not on the red OK.
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
     await dialog().getByRole('button', { name: 'OK' }).click();

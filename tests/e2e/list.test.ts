@@ -255,7 +255,7 @@ describe('the generic list screen with more than 500 rows', () => {
     expect(await toggle.evaluate((el) => el === document.activeElement)).toBe(true);
     await row.getByRole('button', { name: 'Delete' }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByText('Delete "platform-006"?').waitFor();
+    await dialog.getByText('Record: "platform-006"').waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
     expect(await row.count()).toBe(1);

@@ -154,7 +154,7 @@ describe('an admin manages platforms through the screens', () => {
 
   it('deletes the platform after the confirmation', async () => {
     await rowOf('Tizen').getByRole('button', { name: 'Delete' }).click();
-    await page.getByText('Delete "Tizen"?').waitFor();
+    await page.getByText('Record: "Tizen"').waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
     await page.getByText('Delete request status').waitFor();
     await rowOf('Tizen').waitFor({ state: 'detached' });

@@ -333,7 +333,7 @@ describe('issue 5 screens', () => {
       await expect.poll(listCount).toBe('3');
       await shot('appinfo-customercare');
       await rowOf('inst-anna').getByRole('button', { name: 'Delete' }).click();
-      await page.getByText('Delete "inst-anna"?').waitFor();
+      await page.getByText('Record: "inst-anna"').waitFor();
       await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
       // The delete waits behind its Undo notice (UNDO_MS) before the server counts it.
       await expect.poll(listCount, { timeout: 15_000 }).toBe('2');

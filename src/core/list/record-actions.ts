@@ -66,9 +66,9 @@ export function recordName(manifest: Manifest, row: Row): string {
   return field === 'id' || value === undefined || value === null || value === '' ? `#${String(row.id)}` : String(value);
 }
 
-/** The question before a row's delete, naming the record: 'Delete "Tizen"?'. */
-export function deleteQuestion(manifest: Manifest, row: Row): string {
-  return t('Delete "{name}"?', { name: recordName(manifest, row) });
+/** The line under a row's delete question that names what goes: 'Record: "Tizen"'. */
+export function deletedRecordLine(manifest: Manifest, row: Row): string {
+  return t('Record: "{name}"', { name: recordName(manifest, row) });
 }
 
 /** The label of a call, for its button and its notices: `ui.label`, else a name for the kind, else `fallback`. */

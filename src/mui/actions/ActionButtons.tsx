@@ -14,7 +14,7 @@ import { usePanel } from '../../core/app/panel';
 import { useWrite } from '../../core/app/write-status';
 import { filterParam, hasFilter } from '../../core/list/list-query';
 import { useListContext } from '../../core/list/list-context';
-import { actionLabel, bulkDeleteText, deleteQuestion, keyParams, recordName, refusal, versionOf } from '../../core/list/record-actions';
+import { actionLabel, bulkDeleteText, deletedRecordLine, keyParams, recordName, refusal, versionOf } from '../../core/list/record-actions';
 import { deleteWithUndo } from '../../core/list/undoable-delete';
 import { countNoun, fieldLabel } from '../../../kernel/manifest/fields';
 import type { ActionDecl, FieldSchema } from '../../../kernel/manifest/types';
@@ -26,7 +26,7 @@ import { formatNumber, t } from '../../core/i18n/i18n';
 
 type Row = Record<string, unknown>;
 
-/** The spec's question before every delete (SPEC 4), which says nothing of what goes. */
+/** The spec's question before every delete (SPEC 4); the dialog's second line says what goes. */
 const GENERIC_DELETE_QUESTION = 'Delete this item?';
 
 /** Where a call's button stands: `ui.place`, else the toolbar for destroyAll/destroyByFilter, else nowhere. */
@@ -115,9 +115,9 @@ export function ActionButton({ name, action, row, icon }: { name: string; action
       Object.assign(params, filters);
       detail = await matchingText(filters);
     }
-    // A row's delete names its record ('Delete "Tizen"?'), also where the manifest keeps the spec's generic question.
-    const named = action.kind === 'destroy' && row && (!action.ui?.confirm || action.ui.confirm === GENERIC_DELETE_QUESTION);
-    const question = named ? deleteQuestion(manifest, row) : action.ui?.confirm;
+    // The spec's question stays as written ('Delete this item?'); the line under it names the record that goes.
+    if (action.kind === 'destroy' && row) detail = deletedRecordLine(manifest, row);
+    const question = action.kind === 'destroy' && row && !action.ui?.confirm ? t(GENERIC_DELETE_QUESTION) : action.ui?.confirm;
     if (question && !(await confirm(question, detail))) return;
     const bulk = action.kind === 'destroyAll' || action.kind === 'destroyByFilter';
     const summary = bulk ? (answer: unknown) => bulkDeleteText(manifest, answer, (entity) => panel.manifests.byEntity.get(entity)) : undefined;
