@@ -1,7 +1,7 @@
 // The layers of the application, checked by `npm run depcheck` inside `npm test` (dependency-cruiser):
 // kernel/ is shared and depends on nothing of the application; server/ never loads the panel's or the overrides'
 // UI code (only their names-only modules); src/core is headless (no MUI); and there are no import cycles,
-// type-only imports included.
+// type-only imports included, neither between files nor between the folders of server/.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -32,6 +32,17 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/core/' },
       to: { path: '(^|/)node_modules/@mui/|^src/mui/' },
+    },
+    {
+      name: 'server-folders-layered',
+      comment:
+        'The folders of server/ form layers, with no cycle between folders (type-only imports included): model/ and ' +
+        'core/ are the ground floor (entity models, the engine context, input checks, shared types), db/ sits on ' +
+        'them, plugins/ on db/, crud/ on plugins/, actions/ on crud/. A type two folders share goes down to core/.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^server/' },
+      to: { circular: true },
     },
     {
       name: 'no-cycles',

@@ -7,9 +7,9 @@ import { requireRoles, type AuthUser } from '../plugins/auth.ts';
 import { publicCallGate } from '../plugins/public-rate-limit.ts';
 import { readMultipart, removeStagedUploads } from '../plugins/uploads.ts';
 import type { CustomHandler } from '../actions/index.ts';
-import type { Engine } from './context.ts';
+import type { Engine } from '../core/context.ts';
 import { buildHandler } from './handlers.ts';
-import { inputOf, inputSource, readRaw } from './input.ts';
+import { inputOf, inputSource, readRaw } from '../core/input.ts';
 import { JsonBytes } from '../plugins/json-body.ts';
 import { noteListCall } from '../db/read-pool.ts';
 

@@ -2,7 +2,9 @@
 // in a file of its own so that the outage guard can name it without importing the database module.
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 
-export type ColumnKind = 'integer' | 'number' | 'string' | 'boolean' | 'json' | 'timestamp';
+import type { ColumnKind } from '../model/model.ts';
+
+export type { ColumnKind };
 
 export interface Capabilities {
   name: 'sqlite' | 'postgres';

@@ -2,7 +2,7 @@
 // ORDER BY column, id (both ascending or both descending: the index is read backwards) and the equality filters
 // read only the rows of the page. A sort by a relation's field (whitelabel.name) is served by (foreign key, id): the
 // list walks the few related rows in that field's order and reads each one's rows from it (server/crud/list-page.ts).
-import type { EntityModel } from '../crud/model.ts';
+import type { EntityModel } from '../model/model.ts';
 
 /** [[column, 'id'], ...] for each sortable or filterable own column of the model's list (and its default order). */
 export function listIndexes(model: EntityModel): string[][] {

@@ -2,7 +2,7 @@
 // anything that exists; changes of that kind are versioned migrations (server/migrations).
 import { sql, type Kysely } from 'kysely';
 import type { Capabilities } from './database.ts';
-import { isEmailField, type EntityModel } from '../crud/model.ts';
+import { isEmailField, type EntityModel } from '../model/model.ts';
 import { listIndexes } from './indexes.ts';
 import { syncTextSearch } from './text-search.ts';
 import { indexBuilder, type IndexBuilder } from './index-build.ts';

@@ -10,7 +10,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Capabilities } from './database.ts';
 import type { IndexBuilder } from './index-build.ts';
-import type { EntityModel } from '../crud/model.ts';
+import type { EntityModel } from '../model/model.ts';
 
 /** Own columns with a contains filter declared `index: trigram`. */
 export function trigramFields(model: EntityModel): string[] {

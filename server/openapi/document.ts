@@ -4,8 +4,8 @@
 // stored files and the system paths. Served at /openapi.json and rendered at /docs (server/openapi/page.ts).
 import type { ActionDecl, FieldSchema, Manifest } from '../../kernel/manifest/types.ts';
 import { ERROR_CODES, type ErrorCode } from '../error-codes.ts';
-import { buildModel, type EntityModel } from '../crud/model.ts';
-import { callerSchema, inputSource } from '../crud/input.ts';
+import { buildModel, type EntityModel } from '../model/model.ts';
+import { callerSchema, inputSource } from '../core/input.ts';
 import { VERSION_FIELD } from '../crud/versions.ts';
 import type { CustomHandler } from '../actions/types.ts';
 import { recordNoun } from '../../kernel/manifest/fields.ts';

@@ -12,9 +12,12 @@
 import { StringDecoder } from 'node:string_decoder';
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { malformed } from '../errors.ts';
+import { JsonBytes } from '../core/json-bytes.ts';
 import { describeShape, MAX_JSON_DEPTH, scanJsonShape, type ShapeFinding } from '../json-shape.ts';
 
 /** Bodies up to this size are parsed at once (a few milliseconds at most). */
+export { JsonBytes };
+
 export const LARGE_BODY = 1024 * 1024;
 /**
  * The largest JSON body a route may parse on the event loop, in slices (the GitLab webhook's): the objects of a larger
@@ -184,15 +187,6 @@ declare module 'fastify' {
 }
 
 type Payload = NodeJS.ReadableStream & { receivedEncodedLength?: number };
-
-/** The JSON body of a route with `config: { jsonBytes: true }`, undecoded, for the handler to read off the event loop. */
-export class JsonBytes {
-  constructor(
-    readonly bytes: Buffer,
-    /** The error a small body `text` is refused with: a body found bad elsewhere is refused in the same words. */
-    readonly refusal: (text: string) => Error,
-  ) {}
-}
 
 /**
  * The body as text, as Fastify's `parseAs: 'string'` reads it (the route's bodyLimit, 413 above it whether

@@ -2,7 +2,7 @@
 // answer the same rows as the server's own connection; a read past its time limit is stopped with a clear 503.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { selectRows } from '../../server/crud/rows.ts';
+import { selectRows } from '../../server/core/rows.ts';
 import { ADMIN, forEachDialect, startApp } from './harness.ts';
 
 forEachDialect(

@@ -12,7 +12,7 @@
 // a call arriving meanwhile waits for that sync (8-60 ms on a busy disk): /healthz's p99 during a flood is that.
 import { performance } from 'node:perf_hooks';
 import { sql, type Kysely } from 'kysely';
-import type { Engine } from '../../crud/context.ts';
+import type { Engine } from '../../core/context.ts';
 import { tooManyRequests } from '../../errors.ts';
 
 export interface DeviceWritesOptions {

@@ -1,10 +1,10 @@
 // kind "list": one page of rows (filters, sort, paging) and the count of all matching rows.
 // The list's query is built here and only here.
 import type { FieldSchema } from '../../../kernel/manifest/types.ts';
-import type { Engine } from '../context.ts';
-import { ajv, check } from '../input.ts';
-import type { EntityModel } from '../model.ts';
-import { present } from '../rows.ts';
+import type { Engine } from '../../core/context.ts';
+import { ajv, check } from '../../core/input.ts';
+import type { EntityModel } from '../../model/model.ts';
+import { present } from '../../core/rows.ts';
 import { countList, relationsOf } from '../list-query.ts';
 import { ftsMatching, ListPager } from '../list-page.ts';
 import { applyFilters, coerceFilters, filterParams, listOrder, listParamsSchema, requireScopes } from './filters.ts';

@@ -10,7 +10,7 @@ import { IPV4 } from '../../kernel/rules/ip.ts';
 import { AppError, fieldError, malformed } from '../errors.ts';
 import { jsonShapeProblem } from '../json-shape.ts';
 import type { FieldProblem } from '../error-codes.ts';
-import { fieldKind } from './model.ts';
+import { fieldKind } from '../model/model.ts';
 
 /** Strings without a declared maxLength are capped, so a record cannot be stuffed with megabytes of text. */
 export const DEFAULT_MAX_STRING = 2000;
