@@ -85,7 +85,7 @@ async function syncModels(db: Kysely<any>, caps: Capabilities, models: EntityMod
         if (column.name === 'id') {
           create = create.addColumn('id', sql.raw(caps.idType), (c) => {
             const pk = c.primaryKey();
-            return caps.name === 'sqlite' ? pk.autoIncrement() : pk;
+            return caps.autoIncrementKey ? pk.autoIncrement() : pk;
           });
           continue;
         }
