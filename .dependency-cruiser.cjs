@@ -1,7 +1,7 @@
 // The layers of the application, checked by `npm run depcheck` inside `npm test` (dependency-cruiser):
-// kernel/ is shared and depends on nothing of the application; server/ never loads the panel's or the overrides'
-// UI code (only their names-only modules); src/core is headless (no MUI); and there are no import cycles,
-// type-only imports included.
+// kernel/ is shared and depends on nothing of the application; server/ imports nothing of the panel or the
+// overrides; src/core is headless (no MUI); and there are no import cycles,
+// type-only imports included, neither between files nor between the folders of server/.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -14,10 +14,10 @@ module.exports = {
     },
     {
       name: 'server-without-ui',
-      comment: 'server/ runs in Node: no panel or override code, except the names-only lists the start checks.',
+      comment: 'server/ runs in Node and imports nothing of the panel or the overrides: the registry names it checks are in kernel/.',
       severity: 'error',
       from: { path: '^server/' },
-      to: { path: '^(src|overrides)/', pathNot: '^(src/registry/names\\.ts|overrides/names\\.ts)$' },
+      to: { path: '^(src|overrides)/' },
     },
     {
       name: 'names-only-modules-stay-names-only',
@@ -39,6 +39,17 @@ module.exports = {
       severity: 'error',
       from: { path: '^server/contract/' },
       to: { path: '^(server|src|overrides|scripts|tests|bench)/', pathNot: '^server/contract/' },
+      },
+      {
+      name: 'server-folders-layered',
+      comment:
+        'The folders of server/ form layers, with no cycle between folders (type-only imports included): model/ and ' +
+        'core/ are the ground floor (entity models, the engine context, input checks, shared types), db/ sits on ' +
+        'them, plugins/ on db/, crud/ on plugins/, actions/ on crud/. A type two folders share goes down to core/.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^server/' },
+      to: { circular: true },
     },
     {
       name: 'no-cycles',

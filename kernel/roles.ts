@@ -7,6 +7,8 @@ export interface RoleDecl {
   description?: string;
   /** Where the route guard sends this role from a screen it may not open; none: the navigation is cancelled. */
   home?: string;
+  /** The panel's failure notes also name the manifest file and component that failed (as a development build does). */
+  failureDetails?: boolean;
 }
 
 interface RolesFile {
@@ -21,6 +23,8 @@ export interface RoleSet {
   firstAccount: Role;
   /** { tester: '/testerIP', ... }: the home route of each role that has one. */
   homes: Partial<Record<Role, string>>;
+  /** The roles whose failure notes name the manifest file and component (`failureDetails`). */
+  failureDetails: readonly Role[];
 }
 
 /** Reads a roles file (schemas/roles.json, or the one of another schemas folder: the server's schemasDir). */
@@ -30,6 +34,7 @@ export function roleSet(json: unknown): RoleSet {
     names: Object.keys(file.roles) as Role[],
     firstAccount: file.firstAccount as Role,
     homes: Object.fromEntries(Object.entries(file.roles).flatMap(([name, decl]) => (decl.home ? [[name, decl.home]] : []))),
+    failureDetails: Object.entries(file.roles).flatMap(([name, decl]) => (decl.failureDetails ? [name as Role] : [])),
   };
 }
 
@@ -38,6 +43,8 @@ export const DECLARED_ROLES: RoleSet = roleSet(declared);
 export const ROLES = DECLARED_ROLES.names;
 export const FIRST_ACCOUNT_ROLE = DECLARED_ROLES.firstAccount;
 export const HOME_BY_ROLE = DECLARED_ROLES.homes;
+
+const ROLE_KEYS = ['description', 'home', 'failureDetails'];
 
 /** The roles file's own faults (a first account or home that does not fit), for the manifest checks. */
 export function rolesFileProblems(json: unknown): { path: string; problem: string }[] {
@@ -49,7 +56,10 @@ export function rolesFileProblems(json: unknown): { path: string; problem: strin
   for (const [name, decl] of Object.entries(f.roles)) {
     if (!/^[a-z][a-zA-Z0-9]*$/.test(name)) problems.push({ path: `/roles/${name}`, problem: `role name "${name}" must match ^[a-z][a-zA-Z0-9]*$` });
     for (const key of Object.keys(decl ?? {})) {
-      if (key !== 'description' && key !== 'home') problems.push({ path: `/roles/${name}/${key}`, problem: `unknown key "${key}"; known: description, home` });
+      if (!ROLE_KEYS.includes(key)) problems.push({ path: `/roles/${name}/${key}`, problem: `unknown key "${key}"; known: ${ROLE_KEYS.join(', ')}` });
+    }
+    if (decl?.failureDetails !== undefined && typeof decl.failureDetails !== 'boolean') {
+      problems.push({ path: `/roles/${name}/failureDetails`, problem: 'must be true or false' });
     }
     if (decl?.home !== undefined && (typeof decl.home !== 'string' || !decl.home.startsWith('/'))) {
       problems.push({ path: `/roles/${name}/home`, problem: 'a home is a route starting with /' });

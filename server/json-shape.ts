@@ -1,7 +1,7 @@
 // What JSON.parse accepts but the server refuses (issue 32): a value nested deeper than MAX_JSON_DEPTH (10,000
 // levels parsed fine and then overflowed the stack of the code that walked the value: a 500) and a key repeated in
 // one object (JSON.parse keeps the last one silently). Checked on every JSON body, small, sliced or read on the IP
-// import's worker (server/plugins/json-body.ts), and on every JSON query or form value (server/crud/input.ts).
+// import's worker (server/plugins/json-body.ts), and on every JSON query or form value (server/core/input.ts).
 // One linear pass over the text, before it is parsed. scanJsonShape refers to nothing outside itself: the IP import's
 // worker runs its source.
 

@@ -1,5 +1,5 @@
 // The wording of every validation error a person can see, in one place: the server's 400 messages
-// (server/crud/input.ts) and the form's messages under each field (src/mui/FormModal.tsx) both come from here,
+// (server/core/input.ts) and the form's messages under each field (src/mui/FormModal.tsx) both come from here,
 // so a bad value reads the same sentence about the field wherever it is refused.
 import type { FieldSchema } from './types.ts';
 

@@ -3,7 +3,7 @@
 // the known names instead of blanking a screen. The lists come from names-only modules (no React, no MUI):
 // src/registry/names.ts, overrides/names.ts and server/actions/names.ts; tests keep them equal to the registries.
 import type { Manifest } from './types.ts';
-import { ManifestError } from './error.ts';
+import { ManifestError, problemCollector } from './error.ts';
 
 export interface KnownNames {
   /** Form widgets of `form.ui.<field>.widget`. */
@@ -66,13 +66,18 @@ export function namesUsed(m: Manifest): { kind: keyof KnownNames; name: string; 
 }
 
 /**
- * Throws a ManifestError for the first name no registry knows:
+ * Throws one ManifestError listing every name no registry knows, each as
  * `schemas/goal.json at /list/columns/0/cell: unknown cell "bool" (known: text, boolean, ...)`.
  */
 export function checkManifestNames(manifests: { file: string; manifest: Manifest }[], known: KnownNames): void {
+  const problems = problemCollector();
   for (const { file, manifest } of manifests) {
     for (const { kind, name, path } of namesUsed(manifest)) {
-      if (!known[kind].includes(name)) throw new ManifestError(file, path, `unknown ${kind} "${name}" (known: ${known[kind].join(', ') || 'none'})`);
+      if (known[kind].includes(name)) continue;
+      problems.run(() => {
+        throw new ManifestError(file, path, `unknown ${kind} "${name}" (known: ${known[kind].join(', ') || 'none'})`);
+      });
     }
   }
+  problems.done();
 }

@@ -36,7 +36,7 @@ export function readSchemasDir(dir: string): SchemasDir {
   return { files, roles };
 }
 
-/** Reads and validates a schemas folder; the first fault throws a ManifestError naming file and JSON path. */
+/** Reads and validates a schemas folder; its mistakes throw one ManifestError naming file and JSON path of each. */
 export function loadManifestDir(dir: string): Manifest[] {
   const { files, roles } = readSchemasDir(dir);
   return validateManifests(files, roles);

@@ -4,7 +4,7 @@ import Ajv, { type ErrorObject } from 'ajv';
 import metaSchema from '../../schemas/manifest.schema.json' with { type: 'json' };
 import declaredRoles from '../../schemas/roles.json' with { type: 'json' };
 import { roleSet, rolesFileProblems } from '../roles.ts';
-import { ManifestError } from './error.ts';
+import { ManifestError, problemCollector } from './error.ts';
 import { expandManifest } from './files.ts';
 import { checkRecordSchemas } from './record-check.ts';
 import type { Manifest } from './types.ts';
@@ -45,41 +45,67 @@ export interface RolesSource {
 const DECLARED: RolesSource = { file: 'schemas/roles.json', json: declaredRoles };
 
 /**
- * Checks every manifest and returns them typed (with `x-enum` lists filled in); the first fault throws a
- * ManifestError naming file and path. `roles` is the roles file (default: this application's schemas/roles.json).
+ * Checks every manifest and returns them typed (with `x-enum` lists filled in). Every mistake is reported at
+ * once, in one ManifestError naming file and path of each: first the files' shapes (the meta-schema, one mistake
+ * per file); when they all hold, what ties them together (fields, relations, record schemas, role homes) and
+ * `more`, the caller's own checks (the registry names), each manifest's first mistake of each.
+ * `roles` is the roles file (default: this application's schemas/roles.json).
  * @example validateManifests([{ file: 'schemas/platform.json', json }]) // -> [platformManifest]
  */
-export function validateManifests(files: { file: string; json: unknown }[], roles: RolesSource = DECLARED): Manifest[] {
-  const rolesProblem = rolesFileProblems(roles.json)[0];
-  if (rolesProblem) throw new ManifestError(roles.file, rolesProblem.path, rolesProblem.problem);
+export function validateManifests(
+  files: { file: string; json: unknown }[],
+  roles: RolesSource = DECLARED,
+  more?: (manifests: { file: string; manifest: Manifest }[]) => void,
+): Manifest[] {
+  const [rolesProblem, ...otherRoleProblems] = rolesFileProblems(roles.json);
+  if (rolesProblem) {
+    const rest = otherRoleProblems.map((p) => ({ file: roles.file, path: p.path, problem: p.problem }));
+    throw new ManifestError(roles.file, rolesProblem.path, rolesProblem.problem, rest);
+  }
   const set = roleSet(roles.json);
   const validate = metaValidator(set.names);
   const manifests: { file: string; m: Manifest }[] = [];
+  const shapes = problemCollector();
   for (const { file, json } of files) {
     if (!validate(json)) {
       const error = validate.errors![0];
-      throw new ManifestError(file, error.instancePath, describe(error));
+      shapes.run(() => {
+        throw new ManifestError(file, error.instancePath, describe(error));
+      });
+      continue;
     }
     manifests.push({ file, m: expandManifest(json as Manifest, set.names) });
   }
-  crossCheck(manifests);
-  checkRecordSchemas(manifests.map(({ file, m }) => ({ file, manifest: m })));
+  // A file of the wrong shape is left out of what follows, which would only report what its absence causes.
+  shapes.done();
+  const problems = problemCollector();
+  crossCheck(manifests, problems.run);
+  const named = manifests.map(({ file, m }) => ({ file, manifest: m }));
+  for (const one of named) problems.run(() => checkRecordSchemas([one]));
   for (const [role, home] of Object.entries(set.homes)) {
-    const screen = manifests.find(({ m }) => m.screen?.route === home);
-    if (!screen) throw new ManifestError(roles.file, `/roles/${role}/home`, `no manifest declares a screen at route "${home}"`);
-    if (!screen.m.screen!.roles.includes(role as never)) {
-      throw new ManifestError(roles.file, `/roles/${role}/home`, `the screen at "${home}" (${screen.file}) does not list role "${role}"`);
-    }
+    problems.run(() => {
+      const screen = manifests.find(({ m }) => m.screen?.route === home);
+      if (!screen) throw new ManifestError(roles.file, `/roles/${role}/home`, `no manifest declares a screen at route "${home}"`);
+      if (!screen.m.screen!.roles.includes(role as never)) {
+        throw new ManifestError(roles.file, `/roles/${role}/home`, `the screen at "${home}" (${screen.file}) does not list role "${role}"`);
+      }
+    });
   }
+  if (more) problems.run(() => more(named));
+  problems.done();
   return manifests.map(({ m }) => m);
 }
 
-function crossCheck(manifests: { file: string; m: Manifest }[]): void {
+/** The checks across manifests; `each` runs one manifest's (which stop at its first mistake) and keeps its mistake. */
+function crossCheck(manifests: { file: string; m: Manifest }[], each: (check: () => void) => void): void {
   const byEntity = new Map<string, Manifest>();
   const entityFile = new Map<string, string>();
   for (const { file, m } of manifests) {
     if (entityFile.has(m.entity)) {
-      throw new ManifestError(file, '/entity', `entity "${m.entity}" is also declared in ${entityFile.get(m.entity)}`);
+      each(() => {
+        throw new ManifestError(file, '/entity', `entity "${m.entity}" is also declared in ${entityFile.get(m.entity)}`);
+      });
+      continue;
     }
     entityFile.set(m.entity, file);
     byEntity.set(m.entity, m);
@@ -88,7 +114,7 @@ function crossCheck(manifests: { file: string; m: Manifest }[]): void {
   const apiPaths = new Map<string, string>();
   const tables = new Map<string, string>();
   const liveTypes = new Map<string, string>();
-  for (const { file, m } of manifests) {
+  for (const { file, m } of manifests) each(() => {
     const fail = (path: string, problem: string): never => {
       throw new ManifestError(file, path, problem);
     };
@@ -224,5 +250,5 @@ function crossCheck(manifests: { file: string; m: Manifest }[]): void {
         fail(`${at}/kind`, 'destroyByFilter needs list.filters');
       }
     }
-  }
+  });
 }

@@ -1,5 +1,5 @@
 // The string formats of record schemas beyond ajv-formats (docs/manifests.md), one definition each: the server's
-// input validation (server/crud/input.ts) and the panel's precompiled form validators both register these.
+// input validation (server/core/input.ts) and the panel's precompiled form validators both register these.
 import { IPV4_CIDR } from './ip.ts';
 
 /** A version XX.YY.ZZ (one or two digits each): `SEMVER.test('01.20.34') === true`. */

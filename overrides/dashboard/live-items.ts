@@ -1,4 +1,4 @@
-// Readers of the live items the server's build jobs emit (server/actions/builds.ts). The spec leaves their
+// Readers of the live items the server's build jobs emit (server/builds/builds.ts). The spec leaves their
 // shapes open, so each reader also copes with a plain string or an unknown object.
 import { t } from '../../src/core/i18n/i18n';
 

@@ -2,8 +2,8 @@
 // whitelabel, the jobs of one for the statuses modal, whether GitLab is configured, and the cancel that runs
 // before a pipeline's record is deleted. The GitLab side lives in server/gitlab/.
 import { fieldError, notFound } from '../errors.ts';
-import type { Engine } from '../crud/context.ts';
-import { readOne } from '../crud/rows.ts';
+import type { Engine } from '../core/context.ts';
+import { readOne } from '../core/rows.ts';
 import { GitlabError, type GitlabPipeline } from '../gitlab/client.ts';
 import { gitlabOf, isActive, WEBHOOK_PATH } from '../gitlab/pipelines.ts';
 import type { ActionContext, CustomHandler } from './types.ts';

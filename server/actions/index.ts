@@ -5,7 +5,7 @@ import type { BeforeDestroy, CustomHandler, RecordCheck, ServerActions, ValueSou
 import { deleteExperimentUser, experimentRules } from './experiment.ts';
 import { addIpArrayHandler } from './testers-ip.ts';
 import { listVersions } from './versions.ts';
-import { reloadBuilds, reloadBuildsForWl, updateBuildStatuses } from './builds.ts';
+import { reloadBuilds, reloadBuildsForWl, updateBuildStatuses } from '../builds/builds.ts';
 import { getOfficeIp, officeIpSource, updateOfficeIp } from './office-ip.ts';
 import { cancelBeforeDelete, gitlabStatus, pipelineJobs, runPipeline } from './gitlab.ts';
 import { lookupCombination } from './device/lookup.ts';

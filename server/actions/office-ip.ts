@@ -1,7 +1,7 @@
 // The office IP: one stored address (table of the officeIp manifest) that the Combinations screen shows and
 // that the server forces into a tester's combinations (value source `officeIp` of `forRole`).
 import { conflict } from '../errors.ts';
-import type { Engine } from '../crud/context.ts';
+import type { Engine } from '../core/context.ts';
 import type { ActionContext, ValueSource } from './types.ts';
 
 const OFFICE_ROW = 1;

@@ -1,7 +1,7 @@
 // What a write changed, for its users-log row: the record's fields before and after, only those that changed
 // (creates: after only, deletes: before only), never a secret's or write-only field's value, each value cut
 // to a readable size. The handlers hand over the stored record they already read inside the transaction.
-import type { EntityModel } from '../crud/model.ts';
+import type { EntityModel } from '../model/model.ts';
 import { logSafe, type FieldChange } from '../plugins/audit.ts';
 
 /** One changed field: `before` absent on a create, `after` absent on a delete; neither for a secret (`secret: true`). */

@@ -6,11 +6,11 @@ import type { FastifyInstance } from 'fastify';
 import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { ActionDecl, ColumnDecl, FieldSchema, Manifest } from '../../kernel/manifest/types.ts';
 import { requireRoles } from '../plugins/auth.ts';
-import type { Engine } from './context.ts';
-import type { EntityModel } from './model.ts';
-import { ajv, check } from './input.ts';
+import type { Engine } from '../core/context.ts';
+import type { EntityModel } from '../model/model.ts';
+import { ajv, check } from '../core/input.ts';
 import { applyFilters, coerceFilters, filterParams, listOrder, listParamsSchema, requireScopes } from './kinds/filters.ts';
-import { columnRef, present, selectRows } from './rows.ts';
+import { columnRef, present, selectRows } from '../core/rows.ts';
 import { checkedByTheRoute, exportSchemaOf } from '../contract/system-routes.ts';
 
 /** Rows per query: large enough that 1M rows are a few hundred short queries, small enough to stay flat in memory. */

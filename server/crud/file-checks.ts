@@ -6,7 +6,7 @@ import { tokenize, tokenTypes, parse, ident, string as cssString, url as cssUrl 
 import { crc32, inflateSync } from 'node:zlib';
 import type { FileRule } from '../../kernel/manifest/types.ts';
 import { AppError, badRequest } from '../errors.ts';
-import { parseJsonSafely } from './input.ts';
+import { parseJsonSafely } from '../core/input.ts';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 

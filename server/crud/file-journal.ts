@@ -6,8 +6,8 @@
 import { access, open, readdir, readFile, rename, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import type { Kysely } from 'kysely';
-import type { Engine } from './context.ts';
-import { STAGING, localPath, storedFileFields } from './file-paths.ts';
+import type { Engine } from '../core/context.ts';
+import { STAGING, localPath, storedFileFields } from '../core/file-paths.ts';
 
 /** Engine bookkeeping, created at start like schema_migrations: one row per committed write that moved files. */
 export const FILE_WRITES_TABLE = 'file_writes';

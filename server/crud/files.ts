@@ -10,10 +10,10 @@ import type { Kysely } from 'kysely';
 import { badRequest, fieldError, onField } from '../errors.ts';
 import { isUploadedFile } from '../plugins/uploads.ts';
 import { checkUpload } from './file-checks.ts';
-import type { EntityModel } from './model.ts';
-import type { Engine } from './context.ts';
+import type { EntityModel } from '../model/model.ts';
+import type { Engine } from '../core/context.ts';
 import { FILE_WRITES_TABLE, exists, lockPath, pruneEmptyFolders, writeDurably, type Journal } from './file-journal.ts';
-import { STAGING, fileRules, localPath, stagingPath, storedFileFields } from './file-paths.ts';
+import { STAGING, fileRules, localPath, stagingPath, storedFileFields } from '../core/file-paths.ts';
 
 /**
  * Takes the uploads out of a caller's input: JSON files become the record value of their field, stored files

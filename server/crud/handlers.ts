@@ -1,8 +1,8 @@
 // One handler per action kind of docs/manifests.md, built once per declared action; each kind lives in
 // kinds/<kind>.ts behind the name-keyed map of kinds/index.ts.
 import type { ActionDecl } from '../../kernel/manifest/types.ts';
-import type { Engine } from './context.ts';
-import type { EntityModel } from './model.ts';
+import type { Engine } from '../core/context.ts';
+import type { EntityModel } from '../model/model.ts';
 import { customHandler, tableKinds, type ActionHandler } from './kinds/index.ts';
 
 export type { ActionHandler, CallContext } from './kinds/index.ts';

@@ -14,9 +14,9 @@
 import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { fieldError } from '../errors.ts';
 import type { ListDecl } from '../../kernel/manifest/types.ts';
-import type { Engine } from './context.ts';
-import type { EntityModel } from './model.ts';
-import { columnRef, selectRows } from './rows.ts';
+import type { Engine } from '../core/context.ts';
+import type { EntityModel } from '../model/model.ts';
+import { columnRef, selectRows } from '../core/rows.ts';
 import { keptCapped, keptPerEntity, readRows, type KeptPerEntity } from './list-query.ts';
 import { applyFilters, type FilterParam } from './kinds/filters.ts';
 import { ftsLike, ftsTable } from '../db/text-search.ts';

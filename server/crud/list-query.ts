@@ -1,8 +1,8 @@
 // How a list call counts its rows (issue 14): only what the filters need, exactly up to a limit and capped beyond
 // it, and not again when only the page changes. docs/manifests.md "Lists: count" describes the answer.
 import { sql, type Compilable, type Kysely, type SelectQueryBuilder } from 'kysely';
-import type { Engine } from './context.ts';
-import type { EntityModel } from './model.ts';
+import type { Engine } from '../core/context.ts';
+import type { EntityModel } from '../model/model.ts';
 
 /** Rows counted exactly; beyond it the answer is `count: limit, countCapped: true` ("10,000+" in the pager). */
 export const DEFAULT_LIST_COUNT_LIMIT = 10_000;

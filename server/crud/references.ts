@@ -4,10 +4,10 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Relation } from '../../kernel/manifest/types.ts';
 import { recordLabelField } from '../../kernel/manifest/fields.ts';
-import type { Engine } from './context.ts';
-import type { EntityModel } from './model.ts';
+import type { Engine } from '../core/context.ts';
+import type { EntityModel } from '../model/model.ts';
 import { BULK_ROWS, type WriteRecord } from '../audit/diff.ts';
-import { fromDb } from './rows.ts';
+import { fromDb } from '../core/rows.ts';
 
 /** How many kept records a bulk delete names in its answer: enough to find them, never a huge body. */
 export const KEPT_NAMED = 20;

@@ -6,8 +6,8 @@
 // at once from one version exactly one is written, and the others see its row and get the 409.
 import type { Kysely } from 'kysely';
 import { fieldError, staleEdit } from '../errors.ts';
-import type { Engine } from './context.ts';
-import type { EntityModel } from './model.ts';
+import type { Engine } from '../core/context.ts';
+import type { EntityModel } from '../model/model.ts';
 
 export const VERSION_FIELD = 'updatedAt';
 

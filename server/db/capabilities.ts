@@ -2,7 +2,9 @@
 // in a file of its own so that the outage guard can name it without importing the database module.
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 
-export type ColumnKind = 'integer' | 'number' | 'string' | 'boolean' | 'json' | 'timestamp';
+import type { ColumnKind } from '../model/model.ts';
+
+export type { ColumnKind };
 
 export interface Capabilities {
   name: 'sqlite' | 'postgres';
@@ -10,6 +12,17 @@ export interface Capabilities {
   columnType(kind: ColumnKind): string;
   /** SQL type of the autoincrement primary key. */
   idType: string;
+  /** The primary key must be declared AUTOINCREMENT so ids are never reused (SQLite); PostgreSQL's serial never reuses. */
+  autoIncrementKey: boolean;
+  /**
+   * Other processes share the database through its server, so start-up and long jobs take its advisory locks
+   * (PostgreSQL); SQLite's BEGIN IMMEDIATE already serializes the writers of its one file.
+   */
+  advisoryLocks: boolean;
+  /** What serves `contains` filters: trigram indexes on lower(field) (PostgreSQL pg_trgm) or an FTS5 trigram table (SQLite). */
+  textSearch: 'trigram-index' | 'fts-table';
+  /** Indexes can be built beside the running server (CREATE INDEX CONCURRENTLY, on a connection of its own). */
+  concurrentIndexBuild: boolean;
   /** Booleans are stored natively or as 0/1. */
   toDbBoolean(value: boolean): unknown;
   /** Case-insensitive LIKE operator. */

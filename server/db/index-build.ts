@@ -36,7 +36,7 @@ export function indexBuilder(db: Kysely<any>, caps: Capabilities, databaseUrl: s
   return {
     async build(name, statement) {
       const compiled = statement.compile();
-      if (caps.name !== 'postgres' || !databaseUrl) {
+      if (!caps.concurrentIndexBuild || !databaseUrl) {
         await db.executeQuery(compiled);
         return;
       }

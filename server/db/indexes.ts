@@ -5,7 +5,7 @@
 // An equality filter combined with a sort (the users of one experiment, `/abtesting/:id`, always filter by their
 // experiment) is served by (filter column, sort column, id): the page is the first rows of one range of it, where
 // (filter column, id) alone made the database read every row of the filter's value and sort them (5.8 s at 1M rows).
-import type { EntityModel } from '../crud/model.ts';
+import type { EntityModel } from '../model/model.ts';
 
 /** [[column, 'id'], ...] for each sortable or filterable own column of the model's list (and its default order), and [[filter, sort, 'id'], ...] for each equality filter and sort. */
 export function listIndexes(model: EntityModel): string[][] {

@@ -20,7 +20,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * @example await whileLocked(db, caps, 'start', () => syncSchema(db, caps, models));
  */
 export async function whileLocked<T>(db: Kysely<any>, caps: Capabilities, name: string, work: () => Promise<T>, pollMs = 100): Promise<T> {
-  if (caps.name !== 'postgres') return work();
+  if (!caps.advisoryLocks) return work();
   return db.connection().execute(async (connection) => {
     for (;;) {
       const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(${key(name)}) as locked`.execute(connection);
@@ -41,7 +41,7 @@ export async function whileLocked<T>(db: Kysely<any>, caps: Capabilities, name: 
  * @example if (!(await tryTransactionLock(trx, caps, 'build.reload'))) throw conflict('a reload is running');
  */
 export async function tryTransactionLock(trx: Kysely<any>, caps: Capabilities, name: string): Promise<boolean> {
-  if (caps.name !== 'postgres') return true;
+  if (!caps.advisoryLocks) return true;
   const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${key(name)}) as locked`.execute(trx);
   return rows[0].locked;
 }

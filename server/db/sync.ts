@@ -2,7 +2,7 @@
 // anything that exists; changes of that kind are versioned migrations (server/migrations).
 import { sql, type Kysely } from 'kysely';
 import type { Capabilities } from './database.ts';
-import { isEmailField, type EntityModel } from '../crud/model.ts';
+import { isEmailField, type EntityModel } from '../model/model.ts';
 import { listIndexes } from './indexes.ts';
 import { syncTextSearch } from './text-search.ts';
 import { indexBuilder, type IndexBuilder } from './index-build.ts';
@@ -85,7 +85,7 @@ async function syncModels(db: Kysely<any>, caps: Capabilities, models: EntityMod
         if (column.name === 'id') {
           create = create.addColumn('id', sql.raw(caps.idType), (c) => {
             const pk = c.primaryKey();
-            return caps.name === 'sqlite' ? pk.autoIncrement() : pk;
+            return caps.autoIncrementKey ? pk.autoIncrement() : pk;
           });
           continue;
         }

@@ -10,7 +10,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Capabilities } from './database.ts';
 import type { IndexBuilder } from './index-build.ts';
-import type { EntityModel } from '../crud/model.ts';
+import type { EntityModel } from '../model/model.ts';
 
 /** Own columns with a contains filter declared `index: trigram`. */
 export function trigramFields(model: EntityModel): string[] {
@@ -29,7 +29,7 @@ export const ftsTable = (model: EntityModel) => `fts_${model.table}`;
 export async function syncTextSearch(db: Kysely<any>, caps: Capabilities, model: EntityModel, indexes: IndexBuilder): Promise<string | undefined> {
   const fields = trigramFields(model);
   if (!fields.length) return undefined;
-  if (caps.name === 'postgres') {
+  if (caps.textSearch === 'trigram-index') {
     try {
       await sql`create extension if not exists pg_trgm`.execute(db);
     } catch (error) {
@@ -77,7 +77,7 @@ export async function syncTextSearch(db: Kysely<any>, caps: Capabilities, model:
  */
 export function trigramCondition(caps: Capabilities, model: EntityModel, field: string, value: string): RawBuilder<unknown> | undefined {
   if (!trigramFields(model).includes(field)) return undefined;
-  if (caps.name === 'postgres') return sql`lower(${sql.ref(`t.${field}`)}) like lower(${`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}) escape '\\'`;
+  if (caps.textSearch === 'trigram-index') return sql`lower(${sql.ref(`t.${field}`)}) like lower(${`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}) escape '\\'`;
   return sql`t.id in (select rowid from ${sql.table(ftsTable(model))} where ${ftsLike(model, field, value)})`;
 }
 

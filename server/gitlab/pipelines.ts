@@ -5,10 +5,10 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { GitlabConfig } from '../config.ts';
-import type { Engine } from '../crud/context.ts';
+import type { Engine } from '../core/context.ts';
 import { AppError, fieldError, notFound, unauthorized } from '../errors.ts';
 import type { Actor } from '../plugins/audit.ts';
-import { reloadBuildsForWl } from '../actions/builds.ts';
+import { reloadBuildsForWl } from '../builds/builds.ts';
 import { createGitlabClient, GitlabError, type GitlabClient } from './client.ts';
 import { WEBHOOK_SCHEMA, checkedByTheRoute } from '../contract/system-routes.ts';
 

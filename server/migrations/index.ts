@@ -17,7 +17,7 @@ export const migrations: Migration[] = [
       await db.schema
         .createTable('auth_tokens')
         .ifNotExists()
-        .addColumn('id', sql.raw(caps.idType), (c) => (caps.name === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey()))
+        .addColumn('id', sql.raw(caps.idType), (c) => (caps.autoIncrementKey ? c.primaryKey().autoIncrement() : c.primaryKey()))
         .addColumn('userId', sql.raw(caps.columnType('integer')), (c) => c.notNull())
         .addColumn('tokenHash', 'text', (c) => c.notNull().unique())
         .addColumn('createdAt', sql.raw(caps.columnType('timestamp')), (c) => c.notNull())

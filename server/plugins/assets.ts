@@ -5,7 +5,7 @@ import { extname, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { Manifest } from '../../kernel/manifest/types.ts';
-import { localPath } from '../crud/file-paths.ts';
+import { localPath } from '../core/file-paths.ts';
 
 const TYPES: Record<string, string> = {
   '.png': 'image/png',

@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
-import type { Change } from '../crud/changes.ts';
-import type { Engine } from '../crud/context.ts';
+import type { Change } from '../core/changes.ts';
+import type { Engine } from '../core/context.ts';
 import { isPostgresUrl } from '../db/database.ts';
 
 export const CHANGES_CHANNEL = 'panel_changes';

@@ -12,9 +12,12 @@
 import { StringDecoder } from 'node:string_decoder';
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { malformed } from '../errors.ts';
+import { JsonBytes } from '../core/json-bytes.ts';
 import { describeShape, MAX_JSON_DEPTH, scanJsonShape, type ShapeFinding } from '../json-shape.ts';
 
 /** Bodies up to this size are parsed at once (a few milliseconds at most). */
+export { JsonBytes };
+
 export const LARGE_BODY = 1024 * 1024;
 /**
  * The largest JSON body a route may parse on the event loop, in slices (the GitLab webhook's): the objects of a larger
@@ -185,23 +188,12 @@ declare module 'fastify' {
 
 type Payload = NodeJS.ReadableStream & { receivedEncodedLength?: number };
 
-/** The JSON body of a route with `config: { jsonBytes: true }`, undecoded, for the handler to read off the event loop. */
 /** A signal that aborts when the request's connection closes before its answer was sent. */
 function clientGoneSignal(request: FastifyRequest): AbortSignal {
   const gone = new AbortController();
   // Read only while the call runs: a close after its answer (a keep-alive socket ending later) changes nothing.
   request.raw.socket?.once('close', () => gone.abort());
   return gone.signal;
-}
-
-export class JsonBytes {
-  constructor(
-    readonly bytes: Buffer,
-    /** The error a small body `text` is refused with: a body found bad elsewhere is refused in the same words. */
-    readonly refusal: (text: string) => Error,
-    /** Aborts when the client goes away before its answer (the IP import's Cancel): a long write can then roll back. */
-    readonly clientGone?: AbortSignal,
-  ) {}
 }
 
 /**

@@ -6,8 +6,8 @@
 // after a network drop or a server restart) says so in its handshake (`missedMs`), and hears at once what it missed.
 import type { Server, Socket } from 'socket.io';
 import type { Manifest, Role } from '../../kernel/manifest/types.ts';
-import type { Change } from '../crud/changes.ts';
-import type { Engine } from '../crud/context.ts';
+import type { Change } from '../core/changes.ts';
+import type { Engine } from '../core/context.ts';
 
 /** The socket event; its payload is an array of EntityChanged. */
 export const ENTITY_CHANGED_EVENT = 'entityChanged';

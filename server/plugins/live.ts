@@ -5,8 +5,8 @@
 // sockets and each connection's packets are limited (server/plugins/live-limits.ts).
 import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
-import type { Engine } from '../crud/context.ts';
-import type { SessionSelector } from './live-hub.ts';
+import type { Engine } from '../core/context.ts';
+import type { SessionSelector } from '../core/live-hub.ts';
 import { liveTokenHashes, tokenFromHeader, userForToken } from './auth.ts';
 import { sha256 } from './passwords.ts';
 import type { SharedAdapter } from './redis.ts';

@@ -1,7 +1,7 @@
 // A session is a random token that the client keeps and a row that names only its hash. A login opens one; so does
 // `npm run demo` for the first admin, which needs no password to fill a database beside a running server.
 import type { Kysely } from 'kysely';
-import { TOKENS_TABLE, type Engine } from '../crud/context.ts';
+import { TOKENS_TABLE, type Engine } from '../core/context.ts';
 import { newToken, sha256 } from './passwords.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();

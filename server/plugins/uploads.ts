@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyRequest, onSendAsyncHookHandler, preValida
 import multipart, { type Multipart } from '@fastify/multipart';
 import type { FileRule } from '../../kernel/manifest/types.ts';
 import { AppError, fieldError, malformed } from '../errors.ts';
-import { STAGING, stagingPath } from '../crud/file-paths.ts';
+import { STAGING, stagingPath } from '../core/file-paths.ts';
 
 /** One uploaded file as the handlers see it: staged on disk, read back only by the checks of its rule. */
 export interface UploadedFile {

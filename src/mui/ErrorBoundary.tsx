@@ -9,6 +9,7 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { DECLARED_ROLES } from '../../kernel/roles';
 import { t } from '../core/i18n/i18n';
 import { session } from '../core/session/session';
 import { useStore } from '../core/store';
@@ -64,12 +65,12 @@ export class ErrorBoundary extends Component<Props, State> {
 
 function Failure({ what, error, file, component }: { what: string; error: Error; file?: string; component?: string }) {
   const role = useStore(session).user?.role;
-  const developer = import.meta.env.DEV || role === 'developer';
+  const details = import.meta.env.DEV || (role !== undefined && DECLARED_ROLES.failureDetails.includes(role));
   return (
     <Alert severity="error" data-testid="error-boundary">
       <AlertTitle>{t('{what} could not be shown', { what })}</AlertTitle>
       {error.message}
-      {developer && (file || component) && (
+      {details && (file || component) && (
         <div data-testid="error-boundary-where">
           {[file && t('Manifest: {file}', { file }), component && t('Component: {component}', { component })].filter(Boolean).join(' · ')}
         </div>

@@ -1,7 +1,7 @@
 // The change feed: caches of the tables hear of a write only after it committed, and of every entity it wrote.
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Change } from '../../server/crud/changes.ts';
+import type { Change } from '../../server/core/changes.ts';
 import { CHANGES_CHANNEL } from '../../server/plugins/change-bridge.ts';
 import { forEachDialect, startApp } from './harness.ts';
 

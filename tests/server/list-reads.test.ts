@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { selectRows } from '../../server/crud/rows.ts';
+import { selectRows } from '../../server/core/rows.ts';
 import { ADMIN, forEachDialect, startApp } from './harness.ts';
 import { startServerProcess } from './server-process.ts';
 

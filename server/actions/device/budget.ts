@@ -13,7 +13,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { sql, type Kysely } from 'kysely';
-import type { Engine } from '../../crud/context.ts';
+import type { Engine } from '../../core/context.ts';
 import { tooManyRequests } from '../../errors.ts';
 
 export interface DeviceWritesOptions {

@@ -4,8 +4,8 @@
 // an advisory lock on the experiment, then the count).
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Engine } from '../../crud/context.ts';
-import { fromDb } from '../../crud/rows.ts';
+import type { Engine } from '../../core/context.ts';
+import { fromDb } from '../../core/rows.ts';
 import { deviceWrites } from './budget.ts';
 import { addMember, groupsOf, type ExperimentEntry, type GroupEntry, type SnapshotStore } from './snapshot.ts';
 

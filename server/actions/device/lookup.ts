@@ -3,7 +3,7 @@
 // that, from the in-memory snapshot (server/actions/device/snapshot.ts), writing only when a device joins an
 // A/B collection (collect.ts).
 import type { FastifyInstance, onSendHookHandler } from 'fastify';
-import type { Engine } from '../../crud/context.ts';
+import type { Engine } from '../../core/context.ts';
 import { notFound } from '../../errors.ts';
 import { configuredOrigin } from '../../hosts.ts';
 import type { ActionContext } from '../types.ts';

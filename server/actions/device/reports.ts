@@ -4,8 +4,8 @@
 // device (through the device writes' budget, budget.ts), and is announced on the change feed. Device writes are
 // not staff actions: no users-log row.
 import type { Kysely } from 'kysely';
-import type { Engine } from '../../crud/context.ts';
-import { toDb } from '../../crud/rows.ts';
+import type { Engine } from '../../core/context.ts';
+import { toDb } from '../../core/rows.ts';
 import { fieldError } from '../../errors.ts';
 import type { ActionContext } from '../types.ts';
 import { deviceWrites } from './budget.ts';

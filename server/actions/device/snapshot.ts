@@ -4,8 +4,8 @@
 // reloaded, so a change in the panel is in the very next answer. A poll is the safety net: on SQLite it reloads
 // a part when another connection committed since the part was read (PRAGMA data_version, free when nothing
 // changed); where the database cannot say (PostgreSQL), every part is reloaded in the background now and then.
-import type { Engine } from '../../crud/context.ts';
-import { fromDb } from '../../crud/rows.ts';
+import type { Engine } from '../../core/context.ts';
+import { fromDb } from '../../core/rows.ts';
 import { UnavailableError } from '../../errors.ts';
 import { compareVersionsDesc } from '../versions.ts';
 import { ipRanges, type IpRanges } from './ip-ranges.ts';

@@ -1,12 +1,12 @@
 // kind "create": adds one record from the settable fields (defaults, files, forRole values, the manifest's check).
 import type { ActionDecl } from '../../../kernel/manifest/types.ts';
 import { fieldError } from '../../errors.ts';
-import type { Engine } from '../context.ts';
-import { check, objectValidator, titleOf } from '../input.ts';
-import type { EntityModel } from '../model.ts';
-import { storedFileFields } from '../file-paths.ts';
+import type { Engine } from '../../core/context.ts';
+import { check, objectValidator, titleOf } from '../../core/input.ts';
+import type { EntityModel } from '../../model/model.ts';
+import { storedFileFields } from '../../core/file-paths.ts';
 import { takeUploads, withFiles } from '../files.ts';
-import { readOne } from '../rows.ts';
+import { readOne } from '../../core/rows.ts';
 import { applyForRole, checkRelations, checkUnique, coerceAll, pick, refuseReadOnly, runCheck, storedValues, write, type ActionHandler } from './shared.ts';
 
 export function createHandler(engine: Engine, model: EntityModel, action: ActionDecl): ActionHandler {

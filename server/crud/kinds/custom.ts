@@ -1,8 +1,8 @@
 // kind "custom": a handler of server/actions named by the action's `handler`, with its input schema.
 import type { Kysely } from 'kysely';
 import type { ActionDecl, FieldSchema } from '../../../kernel/manifest/types.ts';
-import type { Engine } from '../context.ts';
-import { ajv, check } from '../input.ts';
+import type { Engine } from '../../core/context.ts';
+import { ajv, check } from '../../core/input.ts';
 import { coerceAll, write, type ActionHandler } from './shared.ts';
 
 export function customHandler(engine: Engine, action: ActionDecl): ActionHandler {

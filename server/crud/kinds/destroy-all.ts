@@ -1,7 +1,7 @@
 // kind "destroyAll": deletes every row no other record still uses.
-import type { Engine } from '../context.ts';
-import { check, objectValidator } from '../input.ts';
-import type { EntityModel } from '../model.ts';
+import type { Engine } from '../../core/context.ts';
+import { check, objectValidator } from '../../core/input.ts';
+import type { EntityModel } from '../../model/model.ts';
 import { deleteUnreferenced } from '../references.ts';
 import { write, type ActionHandler } from './shared.ts';
 

@@ -1,10 +1,10 @@
 // kind "destroyByFilter": deletes the unreferenced rows matching at least one filled list filter.
 import type { Kysely } from 'kysely';
 import { badRequest } from '../../errors.ts';
-import type { Engine } from '../context.ts';
-import { ajv, check } from '../input.ts';
-import type { EntityModel } from '../model.ts';
-import { joinRelations } from '../rows.ts';
+import type { Engine } from '../../core/context.ts';
+import { ajv, check } from '../../core/input.ts';
+import type { EntityModel } from '../../model/model.ts';
+import { joinRelations } from '../../core/rows.ts';
 import { deleteUnreferenced } from '../references.ts';
 import { applyFilters, coerceFilters, filterParams, filterSchemaProps } from './filters.ts';
 import { write, type ActionHandler } from './shared.ts';

@@ -1,9 +1,9 @@
 // kind "destroy": deletes the record named by the action's key, with its stored files and (for accounts) sessions;
 // like an edit it may carry the version it was made from (server/crud/versions.ts).
 import type { ActionDecl } from '../../../kernel/manifest/types.ts';
-import type { Engine } from '../context.ts';
-import { check } from '../input.ts';
-import type { EntityModel } from '../model.ts';
+import type { Engine } from '../../core/context.ts';
+import { check } from '../../core/input.ts';
+import type { EntityModel } from '../../model/model.ts';
 import { withFiles } from '../files.ts';
 import { checkVersion, takeVersion } from '../versions.ts';
 import { coerceAll, endSessionsIfAccount, findByKey, keyOf, keyValidator, refuse, revokeIfAccount, write, type ActionHandler } from './shared.ts';

@@ -2,10 +2,10 @@
 import { sql } from 'kysely';
 import type { FieldSchema, FilterDecl, ListDecl } from '../../../kernel/manifest/types.ts';
 import { notFound } from '../../errors.ts';
-import type { Engine } from '../context.ts';
-import { coerce, type InputSource } from '../input.ts';
-import { fieldKind, type EntityModel } from '../model.ts';
-import { columnRef, toDb } from '../rows.ts';
+import type { Engine } from '../../core/context.ts';
+import { coerce, type InputSource } from '../../core/input.ts';
+import { fieldKind, type EntityModel } from '../../model/model.ts';
+import { columnRef, toDb } from '../../core/rows.ts';
 import { trigramCondition } from '../../db/text-search.ts';
 
 export interface FilterParam {

@@ -1,14 +1,15 @@
 // kind "list": one page of rows (filters, sort, paging) and the count of all matching rows.
 // The list's query is built here and only here.
 import type { FieldSchema } from '../../../kernel/manifest/types.ts';
-import type { Engine } from '../context.ts';
-import { ajv, check } from '../input.ts';
-import type { EntityModel } from '../model.ts';
-import { present } from '../rows.ts';
+import type { Engine } from '../../core/context.ts';
+import { ajv, check } from '../../core/input.ts';
+import type { EntityModel } from '../../model/model.ts';
+import { present } from '../../core/rows.ts';
 import { countList, relationsOf } from '../list-query.ts';
 import { ftsMatching, ListPager } from '../list-page.ts';
 import { applyFilters, coerceFilters, filterParams, listOrder, listParamsSchema, requireScopes } from './filters.ts';
 import { coerceAll, type ActionHandler } from './shared.ts';
+import { defaultPageSize, MAX_PAGE_SIZE } from '../../../kernel/rules/page-size.ts';
 
 export function listHandler(engine: Engine, model: EntityModel): ActionHandler {
   const list = model.manifest.list ?? {};
@@ -16,7 +17,7 @@ export function listHandler(engine: Engine, model: EntityModel): ActionHandler {
   const validate = ajv.compile(
     listParamsSchema(list, filters, {
       page: { type: 'integer', minimum: 1, maximum: 1_000_000 },
-      pageSize: { type: 'integer', minimum: 1, maximum: 1000 },
+      pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE },
       after: { type: 'string', minLength: 1, maxLength: 4000 },
     }),
   );
@@ -28,7 +29,7 @@ export function listHandler(engine: Engine, model: EntityModel): ActionHandler {
     check(validate, input);
     await requireScopes(engine, model, filters, input);
     const page = (input.page as number | undefined) ?? 1;
-    const pageSize = (input.pageSize as number | undefined) ?? list.defaultPageSize ?? 20;
+    const pageSize = (input.pageSize as number | undefined) ?? defaultPageSize(list);
     const active = filters.filter((f) => input[f.param] !== undefined && input[f.param] !== null && input[f.param] !== '');
     const key = JSON.stringify(active.map((f) => [f.param, input[f.param]]));
     const offset = (page - 1) * pageSize;

@@ -6,13 +6,13 @@ import type { ActionDecl, FieldSchema, Role } from '../../../kernel/manifest/typ
 import { AppError, badRequest, conflict, fieldErrors, notFound, type FieldProblem } from '../../errors.ts';
 import { hashPassword } from '../../plugins/passwords.ts';
 import type { Actor } from '../../plugins/audit.ts';
-import { revokeTokensOf, type Engine } from '../context.ts';
-import { coerce, objectValidator, type InputSource } from '../input.ts';
+import { revokeTokensOf, type Engine } from '../../core/context.ts';
+import { coerce, objectValidator, type InputSource } from '../../core/input.ts';
 import { fieldRefusal } from '../../../kernel/manifest/error-text.ts';
 import { matches } from '../../../kernel/rules/condition.ts';
 import { auditRows, type WriteRecord } from '../../audit/diff.ts';
-import { isEmailField, secretColumn, type EntityModel } from '../model.ts';
-import { present, selectRows, toDb } from '../rows.ts';
+import { isEmailField, secretColumn, type EntityModel } from '../../model/model.ts';
+import { present, selectRows, toDb } from '../../core/rows.ts';
 
 export interface CallContext {
   input: Record<string, unknown>;

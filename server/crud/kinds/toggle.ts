@@ -1,9 +1,9 @@
 // kind "toggle": flips the action's boolean field on the record named by its key.
 import type { ActionDecl } from '../../../kernel/manifest/types.ts';
-import type { Engine } from '../context.ts';
-import { check } from '../input.ts';
-import type { EntityModel } from '../model.ts';
-import { readOne } from '../rows.ts';
+import type { Engine } from '../../core/context.ts';
+import { check } from '../../core/input.ts';
+import type { EntityModel } from '../../model/model.ts';
+import { readOne } from '../../core/rows.ts';
 import { checkVersion, nextVersion, takeVersion } from '../versions.ts';
 import { coerceAll, findByKey, keyOf, keyValidator, refuse, write, type ActionHandler } from './shared.ts';
 

@@ -1,13 +1,13 @@
 // kind "update": edits the writable fields of the record named by the action's key (versions, locked fields, files).
 import type { ActionDecl } from '../../../kernel/manifest/types.ts';
 import { fieldErrors } from '../../errors.ts';
-import type { Engine } from '../context.ts';
-import { check, objectValidator } from '../input.ts';
+import type { Engine } from '../../core/context.ts';
+import { check, objectValidator } from '../../core/input.ts';
 import { fieldRefusal } from '../../../kernel/manifest/error-text.ts';
-import type { EntityModel } from '../model.ts';
-import { storedFileFields } from '../file-paths.ts';
+import type { EntityModel } from '../../model/model.ts';
+import { storedFileFields } from '../../core/file-paths.ts';
 import { takeUploads, withFiles } from '../files.ts';
-import { readOne } from '../rows.ts';
+import { readOne } from '../../core/rows.ts';
 import { checkVersion, nextVersion, takeVersion } from '../versions.ts';
 import {
   applyForRole, checkRelations, checkUnique, coerceAll, endSessionsIfAccount, findByKey, keyOf, pick, refuse, refuseReadOnly,

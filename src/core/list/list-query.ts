@@ -1,4 +1,5 @@
 import type { FilterDecl, ListDecl } from '../../../kernel/manifest/types';
+import { defaultPageSize } from '../../../kernel/rules/page-size';
 
 /** The view of a list screen, as the URL holds it: `?page=2&size=50&sort=name&order=desc&name=web`. */
 export interface ListQuery {
@@ -10,16 +11,12 @@ export interface ListQuery {
   filters: Record<string, string>;
 }
 
-export const DEFAULT_PAGE_SIZE = 20;
 const RESERVED = new Set(['page', 'size', 'sort', 'order']);
 
 export function filterParam(filter: FilterDecl): string {
   return filter.param ?? filter.field;
 }
 
-function defaultSize(list: ListDecl | undefined): number {
-  return list?.defaultPageSize ?? list?.pageSizes?.[0] ?? DEFAULT_PAGE_SIZE;
-}
 
 /**
  * Reads a list view from URL search params; unknown sort fields and sizes outside the manifest fall back to defaults.
@@ -29,7 +26,7 @@ export function parseListQuery(search: URLSearchParams, list: ListDecl | undefin
   const page = Math.max(1, Number.parseInt(search.get('page') ?? '1', 10) || 1);
   const sizes = list?.pageSizes ?? [];
   const wanted = Number.parseInt(search.get('size') ?? '', 10);
-  const size = sizes.length > 0 && sizes.includes(wanted) ? wanted : defaultSize(list);
+  const size = sizes.length > 0 && sizes.includes(wanted) ? wanted : defaultPageSize(list);
   const sort = search.get('sort');
   const sortBy = sort && list?.sortable?.includes(sort) ? sort : null;
   const sortOrder = search.get('order') === 'desc' ? 'desc' : 'asc';
@@ -45,7 +42,7 @@ export function parseListQuery(search: URLSearchParams, list: ListDecl | undefin
 export function toSearchParams(query: ListQuery, list: ListDecl | undefined): URLSearchParams {
   const search = new URLSearchParams();
   if (query.page > 1) search.set('page', String(query.page));
-  if (query.size !== defaultSize(list)) search.set('size', String(query.size));
+  if (query.size !== defaultPageSize(list)) search.set('size', String(query.size));
   if (query.sortBy) {
     search.set('sort', query.sortBy);
     if (query.sortOrder === 'desc') search.set('order', 'desc');

@@ -3,6 +3,7 @@ import { actionOfKind } from '../access/access';
 import { usePanel } from '../app/panel';
 import { recordLabelField } from '../../../kernel/manifest/fields';
 import type { Manifest } from '../../../kernel/manifest/types';
+import { MAX_PAGE_SIZE } from '../../../kernel/rules/page-size';
 import { session } from '../session/session';
 import { useStore } from '../store';
 
@@ -26,7 +27,7 @@ export function lookupLabel(manifest: Manifest, row: Record<string, unknown>): s
  * With `valueField` (e.g. `name`) each option's value is that field of the row, labelled by it alone.
  * @example const { options } = useLookup('whitelabel', 1000)
  */
-export function useLookup(entity: string | undefined, pageSize = 1000, valueField?: string) {
+export function useLookup(entity: string | undefined, pageSize = MAX_PAGE_SIZE, valueField?: string) {
   const panel = usePanel();
   const role = useStore(session).user?.role;
   const manifest = entity ? panel.manifests.byEntity.get(entity) : undefined;

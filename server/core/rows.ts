@@ -1,8 +1,8 @@
 // Reading rows: one SELECT with a LEFT JOIN per relation, and the conversion of stored values to JSON.
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import type { ColumnKind } from '../db/database.ts';
+import type { ColumnKind } from '../model/model.ts';
 import type { Engine } from './context.ts';
-import type { EntityModel } from './model.ts';
+import type { EntityModel } from '../model/model.ts';
 
 const alias = (relation: string) => `r_${relation}`;
 

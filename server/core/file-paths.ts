@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { join, resolve, sep } from 'node:path';
 import type { FileRule } from '../../kernel/manifest/types.ts';
-import type { EntityModel } from './model.ts';
+import type { EntityModel } from '../model/model.ts';
 
 /** The folder under DATA_DIR where uploads and the files of a write wait, and the writes' journals are kept. */
 export const STAGING = '.staging';

@@ -12,9 +12,8 @@ import { refusalText } from '../../kernel/manifest/error-text.ts';
 import { SEMVER } from '../../kernel/rules/formats.ts';
 import { conflict, fieldError } from '../errors.ts';
 import { tryTransactionLock } from '../db/locks.ts';
-import type { Engine } from '../crud/context.ts';
-import { localPath } from '../crud/file-paths.ts';
-import type { ActionContext } from './types.ts';
+import { localPath } from '../core/file-paths.ts';
+import type { ActionContext, Engine } from '../core/context.ts';
 
 export const BUILDS_FOLDER = 'builds';
 export const DESCRIPTOR = 'build.json';

@@ -10,7 +10,7 @@ import { IPV4 } from '../../kernel/rules/ip.ts';
 import { AppError, fieldError, malformed } from '../errors.ts';
 import { jsonShapeProblem } from '../json-shape.ts';
 import type { FieldProblem } from '../error-codes.ts';
-import { fieldKind } from './model.ts';
+import { fieldKind } from '../model/model.ts';
 import { callerSchema, type InputSource } from '../contract/route-schema.ts';
 
 

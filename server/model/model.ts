@@ -1,6 +1,8 @@
 // What the engine derives once from a manifest: columns, kinds, which fields a caller may send or read.
 import type { FieldSchema, Manifest } from '../../kernel/manifest/types.ts';
-import type { ColumnKind } from '../db/database.ts';
+
+/** How a field is stored: the SQL type each dialect gives it is in its capabilities (server/db/capabilities.ts). */
+export type ColumnKind = 'integer' | 'number' | 'string' | 'boolean' | 'json' | 'timestamp';
 
 export interface EntityModel {
   manifest: Manifest;

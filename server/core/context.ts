@@ -4,12 +4,12 @@ import type { Kysely } from 'kysely';
 import type { Manifest } from '../../kernel/manifest/types.ts';
 import type { Capabilities } from '../db/database.ts';
 import type { DatabaseHealth } from '../db/guard.ts';
-import type { Actor, AuditLog } from '../plugins/audit.ts';
-import type { LiveHub } from '../plugins/live-hub.ts';
+import type { Actor, AuditLog } from './audit-log.ts';
+import type { LiveHub } from './live-hub.ts';
 import type { ChangeFeed } from './changes.ts';
 import type { Reads } from '../db/read-pool.ts';
-import type { JsonBytes } from '../plugins/json-body.ts';
-import type { EntityModel } from './model.ts';
+import type { JsonBytes } from './json-bytes.ts';
+import type { EntityModel } from '../model/model.ts';
 
 export interface Engine {
   db: Kysely<any>;
