@@ -97,7 +97,7 @@ function decodeCursor(request: PageRequest): Cursor | undefined {
  * condition, which holds on the FTS5 table and on the entity's own table alike (unqualified column names).
  */
 function ftsCondition(engine: Engine, model: EntityModel, active: FilterParam[], input: Record<string, unknown>): Expression<SqlBool> | undefined {
-  if (engine.caps.name !== 'sqlite' || !active.length) return undefined;
+  if (engine.caps.textSearch !== 'fts-table' || !active.length) return undefined;
   const likes = active.map((f) => (f.decl.op === 'contains' && !f.decl.field.includes('.') ? ftsLike(model, f.decl.field, String(input[f.param])) : undefined));
   if (likes.some((like) => !like)) return undefined;
   return sql<SqlBool>`${sql.join(likes as Expression<unknown>[], sql` and `)}`;
@@ -109,7 +109,7 @@ function ftsCondition(engine: Engine, model: EntityModel, active: FilterParam[],
  * reaches into a relation (those need the joins the queries below do not make).
  */
 function ftsSplit(engine: Engine, model: EntityModel, active: FilterParam[], input: Record<string, unknown>, qualifier: string) {
-  if (engine.caps.name !== 'sqlite' || active.some((f) => f.ref.startsWith('r_'))) return undefined;
+  if (engine.caps.textSearch !== 'fts-table' || active.some((f) => f.ref.startsWith('r_'))) return undefined;
   const likes: Expression<unknown>[] = [];
   const rest: FilterParam[] = [];
   for (const f of active) {
@@ -216,7 +216,7 @@ export class ListPager {
   ) {
     this.direction = request.order?.direction ?? 'asc';
     this.cmp = this.direction === 'asc' ? '>' : '<';
-    this.nullsFirst = (engine.caps.name === 'sqlite') === (this.direction === 'asc');
+    this.nullsFirst = !engine.caps.nullsSortHigh === (this.direction === 'asc');
     this.field = request.order && request.order.field !== 'id' ? request.order.field : undefined;
   }
 
@@ -260,7 +260,7 @@ export class ListPager {
 
   /** The sort value as a cursor carries it: PostgreSQL's timestamps as their text (a Date would lose the zone). */
   private sortValue(ref: string, kind: string) {
-    return this.engine.caps.name === 'postgres' && kind === 'timestamp' ? sql`cast(${sql.ref(ref)} as text)` : sql.ref(ref);
+    return this.engine.caps.timestampsAsDates && kind === 'timestamp' ? sql`cast(${sql.ref(ref)} as text)` : sql.ref(ref);
   }
 
   private finish(rows: Row[], valueOf: (row: Row) => Key): Page {

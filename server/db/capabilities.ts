@@ -29,6 +29,13 @@ export interface Capabilities {
   likeInsensitive: 'like' | 'ilike';
   /** NULL sorts above every value (PostgreSQL) or below (SQLite): where a keyset walk meets the NULL rows. */
   nullsSortHigh: boolean;
+  /** The driver reads a timestamp as a Date (PostgreSQL), which would lose its zone in a cursor; SQLite keeps the stored text. */
+  timestampsAsDates: boolean;
+  /**
+   * A commit runs on the event loop (SQLite's synchronous driver): device writes are batched and paced so they take
+   * a share of it. PostgreSQL's commits wait on the database server instead.
+   */
+  writesOnEventLoop: boolean;
   isUniqueViolation(error: unknown): boolean;
   isForeignKeyViolation(error: unknown): boolean;
   /**

@@ -203,6 +203,8 @@ const sqliteCaps: Capabilities = {
   toDbBoolean: (value) => (value ? 1 : 0),
   likeInsensitive: 'like',
   nullsSortHigh: false,
+  timestampsAsDates: false,
+  writesOnEventLoop: true,
   isUniqueViolation: (e) => code(e) === 'SQLITE_CONSTRAINT_UNIQUE' || code(e) === 'SQLITE_CONSTRAINT_PRIMARYKEY',
   // ON DELETE RESTRICT reports SQLITE_CONSTRAINT_TRIGGER, an insert SQLITE_CONSTRAINT_FOREIGNKEY.
   isForeignKeyViolation: (e) =>
@@ -235,6 +237,8 @@ const postgresCaps: Capabilities = {
   toDbBoolean: (value) => value,
   likeInsensitive: 'ilike',
   nullsSortHigh: true,
+  timestampsAsDates: true,
+  writesOnEventLoop: false,
   isUniqueViolation: (e) => code(e) === '23505',
   isForeignKeyViolation: (e) => code(e) === '23503',
   lockKey: async (trx, key) => {

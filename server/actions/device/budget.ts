@@ -174,7 +174,7 @@ export class DeviceWrites {
    */
   private async committed(body: (db: Kysely<any>) => Promise<void>): Promise<void> {
     const { db, caps } = this.engine;
-    if (caps.name !== 'sqlite') return body(db);
+    if (!caps.writesOnEventLoop) return body(db);
     this.walFile ??= caps
       .workerWriteFile(db)
       .then((file) => (file ? `${file}-wal` : undefined))
@@ -200,7 +200,7 @@ export class DeviceWrites {
 
 const budgets = new WeakMap<Engine, DeviceWrites>();
 
-const defaultsOf = (engine: Engine) => DEFAULT_DEVICE_WRITES[engine.caps.name === 'postgres' ? 'postgres' : 'sqlite'];
+const defaultsOf = (engine: Engine) => DEFAULT_DEVICE_WRITES[engine.caps.writesOnEventLoop ? 'sqlite' : 'postgres'];
 
 /** Sets the device writes' budget of a server: the dialect's defaults, with the `options` given over them. */
 export function registerDeviceWrites(engine: Engine, options: Partial<DeviceWritesOptions> = {}): DeviceWrites {
