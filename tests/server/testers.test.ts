@@ -110,12 +110,11 @@ forEachDialect('tester IP addresses', (h) => {
     expect(await h.count('tester_ips')).toBe(before);
   });
 
-  it('stores 45,000 addresses over several statements exactly as sent: duplicates kept, /32 added, the same answer', async () => {
+  // Duplicates are refused as duplicates, naming them (issue 35): tests/server/ip-import.test.ts.
+  it('stores 45,000 addresses over several statements exactly as sent: /32 added, the same answer', async () => {
     const ips = Array.from({ length: 45_000 }, (_, i) => ({ ip: `50.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}${i % 2 ? '/32' : ''}`, vendor: i % 3 ? 'lg' : 'samsung' }));
-    // Duplicates of the first entries, written both ways, at the end of the list.
-    ips.push({ ip: '50.0.0.0', vendor: 'samsung' }, { ip: '50.0.0.0/32', vendor: 'samsung' }, { ip: '50.0.0.1/32', vendor: 'lg' });
     const reply = await addArray({ ips });
-    expect(reply.body).toEqual({ result: true, data: { count: 45_003 } });
+    expect(reply.body).toEqual({ result: true, data: { count: 45_000 } });
     const stored = await h.app.engine.db.selectFrom('tester_ips').select(['ip', 'vendor']).where('ip', 'like', '50.%').execute();
     const key = (r: { ip: string; vendor: string }) => `${r.ip} ${r.vendor}`;
     const expected = ips.map((r) => key({ ip: r.ip.includes('/') ? r.ip : `${r.ip}/32`, vendor: r.vendor })).sort();
