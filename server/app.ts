@@ -170,7 +170,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   registerRefusalAudit(app, engine);
   registerPublicRateLimit(app, config.publicRateLimit, config.redisUrl ? { url: config.redisUrl, prefix: config.redisPrefix, log: options.log } : undefined);
   registerDeviceLookup(app, engine, config.publicUrl, panelHosts);
-  registerDeviceWrites(engine, config.deviceWrites);
+  const deviceWriteBudget = registerDeviceWrites(engine, config.deviceWrites);
+  app.addHook('onClose', async () => deviceWriteBudget.close());
   bridgeChanges(app, engine, config.databaseUrl);
   registerCrudRoutes(app, engine, manifests);
   registerCsvExports(app, engine, manifests);

@@ -5,6 +5,7 @@ import type { ActionDecl, Manifest } from '../../kernel/manifest/types.ts';
 import { AppError } from '../errors.ts';
 import { requireRoles, type AuthUser } from '../plugins/auth.ts';
 import { publicCallGate } from '../plugins/public-rate-limit.ts';
+import { clientIp } from '../plugins/address-key.ts';
 import { readMultipart, removeStagedUploads } from '../plugins/uploads.ts';
 import type { CustomHandler } from '../actions/index.ts';
 import type { Engine } from '../core/context.ts';
@@ -76,7 +77,14 @@ export function registerCrudRoutes(app: FastifyInstance, engine: Engine, manifes
           try {
             const input = read ? inputOf(read.input, source) : readRaw(request, source);
             const actor = (action.public ? null : request.user) as AuthUser;
-            const client = { ip: request.ip, origin: `${request.protocol}://${request.host}` };
+            // The origin only when read (the device lookup with PUBLIC_URL never does): behind TRUSTED_PROXIES each of
+            // protocol and host asks the proxy rule about the socket's address again.
+            const client = {
+              ip: clientIp(request),
+              get origin() {
+                return `${request.protocol}://${request.host}`;
+              },
+            };
             const data = await handler({ input, source, actor, path: action.path, entity: manifest.entity, client });
             return { result: true, data };
           } finally {

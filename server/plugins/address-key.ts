@@ -18,3 +18,14 @@ export function addressKey(ip: string): string {
   if (address.isIPv4MappedAddress()) return address.toIPv4Address().toString();
   return `${new ipaddr.IPv6([...address.parts.slice(0, 4), 0, 0, 0, 0]).toString()}/64`;
 }
+
+const CLIENT_IP = Symbol('client address');
+
+/**
+ * The request's client address (request.ip), worked out once per request: behind TRUSTED_PROXIES each read of
+ * request.ip parses every X-Forwarded-For hop again, and a device call read it in its gate and in its handler.
+ */
+export function clientIp(request: { readonly ip: string }): string {
+  const kept = request as { readonly ip: string; [CLIENT_IP]?: string };
+  return (kept[CLIENT_IP] ??= request.ip);
+}

@@ -9,7 +9,7 @@
 // the device lookup never depends on Redis being up.
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { createClient } from 'redis';
-import { addressKey } from './address-key.ts';
+import { addressKey, clientIp } from './address-key.ts';
 
 export interface PublicRateLimit {
   /** Calls per minute per address. */
@@ -249,13 +249,13 @@ export function publicCallGate(app: FastifyInstance) {
   const shared = app.publicSharedLimit;
   if (shared) {
     return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-      const key = addressKey(request.ip);
+      const key = addressKey(clientIp(request));
       void shared.take(key).then((wait) => (wait === 0 ? done() : refuse(reply, key, wait)));
     };
   }
   // A callback hook, not an async one: this runs on every TV start, and a promise per call is measurable there.
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    const key = addressKey(request.ip);
+    const key = addressKey(clientIp(request));
     const wait = buckets.take(key);
     if (wait === 0) return done();
     refuse(reply, key, wait);

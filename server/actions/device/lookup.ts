@@ -75,6 +75,23 @@ export function deviceSnapshot(engine: Engine): SnapshotStore | undefined {
   return lookups.get(engine)?.store;
 }
 
+/** Origins the requests named, and the base each gives (a few per server; bounded, as the Host header is the caller's). */
+const origins = new WeakMap<DeviceLookup, Map<string | undefined, string>>();
+const KEPT_ORIGINS = 64;
+
+/** The answer's base for a request's origin: a panel host's origin, else '' (configuredOrigin, once per origin). */
+function originOf(state: DeviceLookup, origin: string | undefined): string {
+  let kept = origins.get(state);
+  if (!kept) origins.set(state, (kept = new Map()));
+  let base = kept.get(origin);
+  if (base === undefined) {
+    base = configuredOrigin(origin, state.hosts) ?? '';
+    if (kept.size >= KEPT_ORIGINS) kept.clear();
+    kept.set(origin, base);
+  }
+  return base;
+}
+
 /** `::ffff:10.0.0.1` (an IPv4 client of a dual-stack socket) is 10.0.0.1. */
 const plainIpv4 = (ip: string) => (ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip);
 
@@ -231,7 +248,7 @@ export async function lookupCombination({ engine, input, client, path }: ActionC
   const snap = await state.store.get();
   const c = snap.catalogue;
   // Never a host the request merely named (docs/device-api.md): PUBLIC_URL, a panel host, or paths of this server.
-  const base = state.publicUrl ?? configuredOrigin(client?.origin, state.hosts) ?? '';
+  const base = state.publicUrl ?? originOf(state, client?.origin);
   const ip = query.ipAddress ?? plainIpv4(client?.ip ?? '');
 
   const whitelabel = query.whitelabel ? c.whitelabelsByName.get(query.whitelabel) : undefined;
