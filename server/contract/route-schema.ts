@@ -62,6 +62,12 @@ export function recordSchema(manifest: Manifest): Json {
   const notNull = new Set(['id', ...(manifest.record?.required ?? [])]);
   const properties: Json = {};
   for (const f of readable) {
+    if (props[f]['x-json']) {
+      // A stored JSON value is answered as it is stored: written by an older version or by hand, it may not match
+      // what the field takes today, and a serializer held to that schema would fail the whole list with a 500.
+      properties[f] = { title: props[f].title, description: 'the JSON value as stored (what the field takes: see the add and edit calls)' };
+      continue;
+    }
     const schema = publicSchema(props[f], false);
     properties[f] = notNull.has(f) ? schema : nullable(schema);
   }

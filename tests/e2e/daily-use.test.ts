@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addWhitelabel, insertRows, shot } from './catalogue-helpers';
+import { addWhitelabel, insertRows, shot, showColumn } from './catalogue-helpers';
 import { launchBrowser, loginThroughScreen, startServer, type RunningServer } from './harness';
 import { isEntityFile } from '../../kernel/manifest/files.ts';
 import { ROLES } from '../../kernel/roles.ts';
@@ -121,6 +121,10 @@ describe('the screens staff use daily', () => {
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto(`${server.url}/appinfo`);
     await rowOf('anna').waitFor();
+    // The huge login's width makes columns give way (the priority rule); the three are shown again from the chooser.
+    await showColumn(page, 'App install id');
+    await showColumn(page, 'Login');
+    await showColumn(page, 'Email');
     const cut = (text: string) =>
       rowOf(text).locator('[data-overflow-text]', { hasText: text }).evaluate((el) => el.scrollWidth > el.clientWidth);
     expect(await cut(LONG_EMAIL)).toBe(false);
@@ -136,6 +140,7 @@ describe('the screens staff use daily', () => {
   it('wraps long values in a details row that stays inside the visible width', async () => {
     await page.setViewportSize({ width: 1024, height: 800 });
     await page.goto(`${server.url}/appinfo`);
+    await showColumn(page, 'App install id');
     await rowOf('short-1').getByRole('button', { name: 'Details' }).click();
     const details = page.getByTestId('row-details');
     await details.waitFor();
@@ -192,6 +197,7 @@ describe('the screens staff use daily', () => {
     })();
     await server.api('GET', '/v1/admin/combination/add', { buildId: build, description: 'to be cleared', appInstallId: 'stays' }, token);
     await page.goto(`${server.url}/combinations`);
+    await showColumn(page, 'App install ID');
     await rowOf('stays').getByRole('button', { name: 'Edit' }).click();
     expect(await dialog().getByLabel('Description').inputValue()).toBe('to be cleared');
     await dialog().getByLabel('Description').fill('');
