@@ -7,7 +7,7 @@
 import { sql, type Kysely } from 'kysely';
 import { AppError, fieldError } from '../errors.ts';
 import { onWorkerConnection } from '../db/large-write.ts';
-import type { JsonBytes } from '../plugins/json-body.ts';
+import type { JsonBytes } from '../core/json-bytes.ts';
 import { ImportWorker, WORKER_STATEMENT_ROWS, type ParsedBody } from './ip-import-worker.ts';
 import type { ActionContext, CustomHandler } from './types.ts';
 

@@ -2,7 +2,8 @@
 // (creates: after only, deletes: before only), never a secret's or write-only field's value, each value cut
 // to a readable size. The handlers hand over the stored record they already read inside the transaction.
 import type { EntityModel } from '../model/model.ts';
-import { logSafe, type FieldChange } from '../plugins/audit.ts';
+import { logSafe } from '../plugins/audit.ts';
+import type { FieldChange } from '../core/audit-log.ts';
 
 /** One changed field: `before` absent on a create, `after` absent on a delete; neither for a secret (`secret: true`). */
 export type { FieldChange };

@@ -20,8 +20,6 @@ export const ajv = new Ajv({ allErrors: false, strict: false, useDefaults: false
 addFormats(ajv);
 for (const [name, pattern] of Object.entries(CUSTOM_FORMATS)) ajv.addFormat(name, pattern);
 
-// Where a call's input comes from and the schema its values are checked against are the contract's (server/contract/).
-export { DEFAULT_MAX_STRING, callerSchema, inputSource, type InputSource } from '../contract/route-schema.ts';
 
 /** The fields of the request as a prototype-free object; repeated query keys and poisoned keys are refused. */
 export function readRaw(request: FastifyRequest, source: InputSource): Record<string, unknown> {

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { GitlabConfig } from '../config.ts';
 import type { Engine } from '../core/context.ts';
 import { AppError, fieldError, notFound, unauthorized } from '../errors.ts';
-import type { Actor } from '../plugins/audit.ts';
+import type { Actor } from '../core/audit-log.ts';
 import { reloadBuildsForWl } from '../builds/builds.ts';
 import { createGitlabClient, GitlabError, type GitlabClient } from './client.ts';
 import { WEBHOOK_SCHEMA, checkedByTheRoute } from '../contract/system-routes.ts';

@@ -5,9 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 
 import type { EntityModel } from '../model/model.ts';
-import type { Actor, AuditExtra, AuditLog, AuditOutcome, FieldChange } from '../core/audit-log.ts';
-
-export type { Actor, AuditExtra, AuditLog, AuditOutcome, FieldChange };
+import type { Actor, AuditExtra, AuditLog } from '../core/audit-log.ts';
 
 export const AUDIT_FIELDS = ['userId', 'userRole', 'userEmail', 'baseUrl', 'routePath', 'createdAt'];
 

@@ -13,7 +13,8 @@ import { DEFAULT_LIMITS, LoginThrottle, type AttemptLimits } from './rate-limit.
 import { addressKey } from './address-key.ts';
 import { dummyHashPromise, hashPassword, sha256, verifyPassword } from './passwords.ts';
 import { openSession } from './sessions.ts';
-import { budgetedRows, type Actor, type AuditOutcome } from './audit.ts';
+import { budgetedRows } from './audit.ts';
+import type { Actor, AuditOutcome } from '../core/audit-log.ts';
 import { LOGIN_SCHEMA, LOGOUT_SCHEMA, checkedByTheRoute } from '../contract/system-routes.ts';
 
 export const ACCOUNT_FIELDS = ['email', 'role', 'password'];

@@ -16,7 +16,6 @@ import { JsonBytes } from '../core/json-bytes.ts';
 import { describeShape, MAX_JSON_DEPTH, scanJsonShape, type ShapeFinding } from '../json-shape.ts';
 
 /** Bodies up to this size are parsed at once (a few milliseconds at most). */
-export { JsonBytes };
 
 export const LARGE_BODY = 1024 * 1024;
 /**

@@ -5,7 +5,8 @@
 // Each refused handshake and each cut socket writes one audit row, under a budget per session.
 import type { FastifyInstance } from 'fastify';
 import type { Server, Socket } from 'socket.io';
-import { budgetedRows, type Actor, type AuditTarget } from './audit.ts';
+import { budgetedRows, type AuditTarget } from './audit.ts';
+import type { Actor } from '../core/audit-log.ts';
 
 export interface LiveLimits {
   /** Sockets one session (one token) may hold at once, on every process together (LIVE_SOCKETS_PER_SESSION). */

@@ -6,7 +6,7 @@
 import type { InjectOptions } from 'fastify';
 import type { ActionDecl, FieldSchema, Manifest, Role } from '../../kernel/manifest/types.ts';
 import { customHandlers } from '../../server/actions/index.ts';
-import { inputSource, type InputSource } from '../../server/core/input.ts';
+import { inputSource, type InputSource } from '../../server/contract/route-schema.ts';
 import { plainPng } from '../../scripts/lib/png.ts';
 import { multipartBody, type FormFile } from './harness.ts';
 

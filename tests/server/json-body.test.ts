@@ -5,7 +5,8 @@ import { request } from 'node:http';
 import Fastify, { type RouteOptions } from 'fastify';
 import { BODY_LIMIT } from '../../server/app.ts';
 import { installErrorHandlers } from '../../server/errors.ts';
-import { JsonBytes, LARGE_BODY, LOOP_BODY_LIMIT, parseInSlices, registerJsonBodies } from '../../server/plugins/json-body.ts';
+import { LARGE_BODY, LOOP_BODY_LIMIT, parseInSlices, registerJsonBodies } from '../../server/plugins/json-body.ts';
+import { JsonBytes } from '../../server/core/json-bytes.ts';
 import { MAX_JSON_DEPTH, scanJsonShape } from '../../server/json-shape.ts';
 import { forEachDialect, startApp } from './harness.ts';
 
