@@ -187,11 +187,19 @@ declare module 'fastify' {
 
 type Payload = NodeJS.ReadableStream & { receivedEncodedLength?: number };
 
+/** What stops listening to a request's connection once its answer is sent (see clientGoneSignal). */
+const stopListening = new WeakMap<FastifyRequest, () => void>();
+
 /** A signal that aborts when the request's connection closes before its answer was sent. */
 function clientGoneSignal(request: FastifyRequest): AbortSignal {
   const gone = new AbortController();
-  // Read only while the call runs: a close after its answer (a keep-alive socket ending later) changes nothing.
-  request.raw.socket?.once('close', () => gone.abort());
+  const socket = request.raw.socket;
+  if (!socket) return gone.signal;
+  const abort = () => gone.abort();
+  socket.once('close', abort);
+  // Removed after the answer: a keep-alive connection carries many imports, and a listener left on it per call
+  // piled up (Node's MaxListenersExceededWarning after ten); a close after the answer changes nothing anyway.
+  stopListening.set(request, () => socket.off('close', abort));
   return gone.signal;
 }
 
@@ -268,6 +276,17 @@ export function registerJsonBodies(app: FastifyInstance): void {
     return result;
   };
   app.removeContentTypeParser('application/json');
+  // Only the routes that read their own bytes listen to their connection: a route hook of theirs, none elsewhere.
+  app.addHook('onRoute', (route) => {
+    if (!(route.config as { jsonBytes?: boolean } | undefined)?.jsonBytes) return;
+    const own = route.onResponse ? [route.onResponse].flat() : [];
+    route.onResponse = [
+      ...own,
+      async (request: FastifyRequest) => {
+        stopListening.get(request)?.();
+      },
+    ] as typeof route.onResponse;
+  });
   /** What a small body `text` is refused with: its shape, else what Fastify's parser says. */
   const refusal = (request: FastifyRequest, text: string): Error => {
     const shape = shapeRefusal(text);

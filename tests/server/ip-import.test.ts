@@ -5,7 +5,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
@@ -251,4 +252,37 @@ describe.each(DIALECTS)('the IP import and duplicates, and its Cancel (%s)', (di
     // The same list sent again and kept is stored whole.
     expect((await server.post(body)).json()).toEqual({ result: true, data: { count: 300_000 } });
   }, 60_000);
+
+  it('leaves nothing listening on a kept-alive connection once its imports are answered (twelve in a row on one)', async () => {
+    const app = server.app;
+    const url = app.server.listening ? `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` : await app.listen({ host: '127.0.0.1', port: 0 });
+    const sockets: Socket[] = [];
+    const onConnection = (socket: Socket) => sockets.push(socket);
+    app.server.on('connection', onConnection);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (body: string) =>
+      new Promise<number>((resolve, reject) => {
+        const request = httpRequest(`${url}/v1/admin/testersIP/addArray`, {
+          method: 'POST',
+          agent,
+          headers: { authorization: server.token, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        });
+        request.on('error', reject);
+        request.on('response', (response) => response.resume().on('end', () => resolve(response.statusCode!)));
+        request.end(body);
+      });
+    try {
+      const closeListeners: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        expect(await send(entries([`153.0.${i}.1`]))).toBe(200);
+        closeListeners.push(sockets[0].listenerCount('close'));
+      }
+      expect(sockets).toHaveLength(1);
+      // Each answered import took its listener away again: as many on the connection after the twelfth as after the first.
+      expect(closeListeners.at(-1)).toBe(closeListeners[0]);
+    } finally {
+      agent.destroy();
+      app.server.off('connection', onConnection);
+    }
+  });
 });
