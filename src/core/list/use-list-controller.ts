@@ -171,6 +171,9 @@ export function useListController(manifest: Manifest): ListController {
   const pending = useStore(pendingDeletes);
   const fetchedRows = data?.rows ?? NO_ROWS;
   const rows = useMemo(() => withoutPendingDeletes(manifest.entity, fetchedRows, pending), [manifest.entity, fetchedRows, pending]);
+  // The counts leave out those rows too: "1 total" above "No records" read as a list that lost a record.
+  const waiting = fetchedRows.length - rows.length;
+  const counted = useMemo(() => (data && waiting ? { ...data, count: Math.max(0, data.count - waiting) } : data), [data, waiting]);
   // A heading's {count} is the whole list of the screen (the collection's users), whatever the filters show.
   const countsAll = Boolean(manifest.screen?.heading?.includes('{count}'));
   const filtered = hasFilter(query.filters);
@@ -259,7 +262,7 @@ export function useListController(manifest: Manifest): ListController {
   const [whole, setWhole] = useState<{ key: string; data: ListResult<Row> }>();
   if (!filtered && answeredHere && (whole?.key !== totalKey || whole.data !== data)) setWhole({ key: totalKey, data });
   const known = whole?.key === totalKey ? whole.data : undefined;
-  const shownTotal = filtered ? (total ?? known) : answeredHere ? data : (known ?? data);
+  const shownTotal = filtered ? (total ?? known) : answeredHere ? counted : (known ?? counted);
   const heading =
     manifest.screen?.heading && !refused
       ? fillTemplate(manifest.screen.heading, { ...routeParams, count: shownTotal ? countText(shownTotal) : '…' })
@@ -267,7 +270,7 @@ export function useListController(manifest: Manifest): ListController {
 
   return {
     manifest, file, role, email, query, setQuery, routeParams, callParams, apiParams, listAction, create, update, destroy, hasForm,
-    data, rows, error, refused, isLoading, isValidating, filtered, heading, reload,
+    data: counted, rows, error, refused, isLoading, isValidating, filtered, heading, reload,
     draft, setDraft, applyFilters, clearFilters, setPage, setPageSize, setSort,
     expanded, toggleDetails, modal, openForm, closeModal, context,
   };
