@@ -57,7 +57,14 @@ export class AddressBuckets {
       bucket!.at = now;
       return Math.max(1, Math.ceil((1 - tokens) / this.perMs / 1000));
     }
-    if (!bucket && this.buckets.size >= this.maxAddresses) this.prune(now);
+    if (bucket) {
+      // In place: a new object per call was garbage on every TV start (a Map keeps a key's place when set again, so
+      // the prune's "oldest first" order is the same).
+      bucket.tokens = tokens - 1;
+      bucket.at = now;
+      return 0;
+    }
+    if (this.buckets.size >= this.maxAddresses) this.prune(now);
     this.buckets.set(address, { tokens: tokens - 1, at: now });
     return 0;
   }

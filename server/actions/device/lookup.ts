@@ -245,7 +245,8 @@ export async function lookupCombination({ engine, input, client, path }: ActionC
   const state = lookups.get(engine);
   if (!state) throw new Error('combination.lookup needs registerDeviceLookup()');
   const query = input as LookupInput;
-  const snap = await state.store.get();
+  // The hot path without a promise: the snapshot as it is, unless a change announced since asks for a reload first.
+  const snap = state.store.fresh() ?? (await state.store.get());
   const c = snap.catalogue;
   // Never a host the request merely named (docs/device-api.md): PUBLIC_URL, a panel host, or paths of this server.
   const base = state.publicUrl ?? originOf(state, client?.origin);

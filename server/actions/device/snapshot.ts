@@ -366,6 +366,8 @@ class Part<T> {
 
 export interface SnapshotStore {
   get(): Promise<Snapshot>;
+  /** The snapshot when every part is fresh (nothing announced since it was loaded), without waiting; else undefined. */
+  fresh(): Snapshot | undefined;
   /** The experiments part as it is now, for recording a device that just joined a collection. */
   experimentsNow(): Experiments | undefined;
   /** What the timer runs: reloads the parts another connection may have changed (tests call it directly). */
@@ -418,7 +420,18 @@ export function createSnapshotStore(engine: Engine, ownPaths: string[], pollMs =
   const timer = setInterval(() => poll().catch((error) => console.error('device lookup snapshot reload failed:', error)), pollMs);
   timer.unref();
   let last: Snapshot | undefined;
+  const fresh = () => {
+    const { catalogue, combinations, experiments, testers } = parts;
+    return last &&
+      last.catalogue === catalogue.fresh() &&
+      last.combinations === combinations.fresh() &&
+      last.experiments === experiments.fresh() &&
+      last.testers === testers.fresh()
+      ? last
+      : undefined;
+  };
   return {
+    fresh,
     async get() {
       // The hot path: every part fresh, the same object as the last lookup's (no allocation, no waiting).
       const [catalogue, combinations, experiments, testers] = [parts.catalogue.fresh(), parts.combinations.fresh(), parts.experiments.fresh(), parts.testers.fresh()];
