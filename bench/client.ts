@@ -21,8 +21,8 @@
 // BENCH_CLIENT_BASELINE=<dir> also measures an older panel build in that dir (taking turns with the others) and
 // prints its table too: a change's before and after in one run.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -292,7 +292,9 @@ async function steps(browser: Browser, app: App, expected: Expected, current: (p
   await settle(page);
 
   const expandRow = app.row(page, expected.expandRow.name);
+  const profileExpand = await profiler(page, app, 'expand');
   const expanded = await timed(page, { kind: 'details', text: expected.expandRow.name }, () => app.expand(expandRow).click());
+  await profileExpand?.();
   out.expand = expanded.painted - expanded.click;
   await settle(page);
 
@@ -300,10 +302,15 @@ async function steps(browser: Browser, app: App, expected: Expected, current: (p
   const edited = await timed(page, { kind: 'inputs', values: [expected.editRow.name, expected.editRow.maxVersion] }, () => app.edit(editRow).click());
   out.edit = edited.painted - edited.click;
 
+  // A new document: react-admin's hash route with other list parameters, reached as a same-document navigation from
+  // its edit screen, kept the list it had (the bench then waited for 500 rows that never came).
+  await page.goto('about:blank');
   await page.goto(app.front.url + app.platforms500);
   await app.row(page, expected.platformFirst.name).waitFor();
   await settle(page);
+  const profile = await profiler(page, app, 'rows500');
   const next = await timed(page, { kind: 'cell', text: expected.page2First.name }, () => page.getByRole('button', { name: 'Go to next page' }).click());
+  await profile?.();
   const responseEnd = await page.evaluate(() =>
     Math.max(
       0,
@@ -320,6 +327,28 @@ async function steps(browser: Browser, app: App, expected: Expected, current: (p
   out.rows500Click = next.painted - next.click;
   await context.close();
   return out;
+}
+
+/**
+ * BENCH_CLIENT_PROFILE=<dir>: each app's "next page of 500 rows" and details expand, from the click to the paint, as a V8 CPU profile
+ * (<dir>/<app>-<what>-<n>.cpuprofile, opened by Chromium's DevTools; with a build made with --sourcemap its frames map back
+ * to the sources): what runs between the response and the paint.
+ */
+async function profiler(page: Page, app: App, what: string): Promise<(() => Promise<void>) | undefined> {
+  const dir = process.env.BENCH_CLIENT_PROFILE;
+  if (!dir) return undefined;
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  await cdp.send('Profiler.start');
+  return async () => {
+    const { profile } = await cdp.send('Profiler.stop');
+    mkdirSync(dir, { recursive: true });
+    let n = 1;
+    while (existsSync(join(dir, `${app.name}-${what}-${n}.cpuprofile`))) n++;
+    writeFileSync(join(dir, `${app.name}-${what}-${n}.cpuprofile`), JSON.stringify(profile));
+    await cdp.detach();
+  };
 }
 
 /** The grid alone's figures: what the page downloads (brotli, as for the apps), and 500 rows handed over -> painted. */
@@ -402,6 +431,46 @@ function gridFloorLine({ reactAdmin, gridFloor }: ClientFigures, runs: GridFloor
   );
 }
 
+/**
+ * Issue 34, item 4: the panel at its grid's floor, each figure against its reference in the same run (medians):
+ * JS to a list <= the grid alone + 30 kB; 500 rows response -> paint <= 1.3x the grid alone's rows handed -> paint;
+ * details expand <= react-admin; login to first rows (typed at once) <= 0.8x react-admin.
+ */
+export function floorGoals(ours: Figures, reactAdmin: Figures, gridFloor: GridFloor): { label: string; ours: string; reference: string; measure: string; goal: string; met: boolean }[] {
+  const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
+  const ms = (v: number) => `${Math.round(v)} ms`;
+  const extra = (ours.jsList - gridFloor.js) / 1024;
+  const ratio = (a: number, b: number) => a / b;
+  return [
+    { label: 'JS to a list', ours: kB(ours.jsList), reference: `grid alone ${kB(gridFloor.js)}`, measure: `${extra >= 0 ? '+' : ''}${extra.toFixed(1)} kB`, goal: '<= +30 kB', met: extra <= 30 },
+    {
+      label: '500 rows: response to paint',
+      ours: ms(ours.rows500),
+      reference: `grid alone ${ms(gridFloor.rows500)}`,
+      measure: `${ratio(ours.rows500, gridFloor.rows500).toFixed(2)}x`,
+      goal: '<= 1.3x',
+      met: ratio(ours.rows500, gridFloor.rows500) <= 1.3,
+    },
+    { label: 'details row expand', ours: ms(ours.expand), reference: `react-admin ${ms(reactAdmin.expand)}`, measure: `${ratio(ours.expand, reactAdmin.expand).toFixed(2)}x`, goal: '<= 1x', met: ours.expand <= reactAdmin.expand },
+    {
+      label: 'login to first rows (typed at once)',
+      ours: ms(ours.loginToRows),
+      reference: `react-admin ${ms(reactAdmin.loginToRows)}`,
+      measure: `${ratio(ours.loginToRows, reactAdmin.loginToRows).toFixed(2)}x`,
+      goal: '<= 0.8x',
+      met: ratio(ours.loginToRows, reactAdmin.loginToRows) <= 0.8,
+    },
+  ];
+}
+
+function floorTable(ours: Figures, reactAdmin: Figures, gridFloor: GridFloor): string {
+  const rows = floorGoals(ours, reactAdmin, gridFloor).map((r) => [r.label, r.ours, r.reference, r.measure, r.goal, r.met ? 'met' : 'not met']);
+  const header = ['issue 34, item 4 (medians)', 'ours', 'reference', 'ours against it', 'goal', 'met'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((l) => l[i].length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  return [line(header), `|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
 /** `panelDist`: a panel already built from this tree (else it is built here); `runs`: cold runs per app. */
 export async function clientFigures(panelDist?: string, runs = Number(option('runs', '5'))): Promise<ClientFigures> {
   // BENCH_CLIENT_DIST=<dir> keeps both builds there and reuses them on the next run (when iterating on the bench).
@@ -474,7 +543,12 @@ export async function clientFigures(panelDist?: string, runs = Number(option('ru
       gridFloor: { js: median(floor.map((f) => f.js)), rows500: median(floor.map((f) => f.rows500)) },
     };
     console.log(gridFloorLine(result, floor));
-    if (baseline) console.log(`baseline (${baselineDir}) in the same run:\n${table(figures.get(baseline)!, figures.get(reactAdmin)!)}`);
+    console.log(`load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
+    console.log(floorTable(result.ours, result.reactAdmin, result.gridFloor));
+    if (baseline) {
+      console.log(`baseline (${baselineDir}) in the same run:\n${table(figures.get(baseline)!, figures.get(reactAdmin)!)}`);
+      console.log(floorTable(medians(figures.get(baseline)!), result.reactAdmin, result.gridFloor));
+    }
     return result;
   } finally {
     await browser?.close();

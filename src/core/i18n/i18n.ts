@@ -109,28 +109,55 @@ function dateFormat(lang: Lang, timeZone: string | undefined): Intl.DateTimeForm
   return format;
 }
 
+/** The texts of the moments formatted last (a few pages of 500 rows, two dates each). */
+const formattedDates = new Map<string, string>();
+/** The same in the user's own zone (localDateTime). */
+const localDates = new Map<string, string>();
+const DATES_KEPT = 5000;
+
 /**
  * A moment as the language writes it, in UTC and saying so: every staff member reads the same time, whatever their
  * zone (the user's own is in localDateTime).
  * @example formatDateTime('2026-11-28T05:10:00Z', 'ru') // '28.11.2026, 05:10:00 UTC'
  */
 export function formatDateTime(value: Date | string | number, lang: Lang = language.get()): string {
+  // A page's dates are formatted twice (the column widths, then the cells): the second time is a look-up.
+  const key = typeof value === 'string' ? `${lang}${value}` : undefined;
+  const known = key === undefined ? undefined : formattedDates.get(key);
+  if (known !== undefined) return known;
   const date = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(date.getTime())) return String(value);
-  return `${dateFormat(lang, 'UTC').format(date)} UTC`;
+  const text = Number.isNaN(date.getTime()) ? String(value) : `${dateFormat(lang, 'UTC').format(date)} UTC`;
+  if (key !== undefined) {
+    if (formattedDates.size >= DATES_KEPT) formattedDates.clear();
+    formattedDates.set(key, text);
+  }
+  return text;
 }
 
 /** The same moment in the user's own zone, naming it: '28.11.2026, 08:10:00 (Europe/Moscow)'; '' when no date. */
 export function localDateTime(value: Date | string | number, lang: Lang = language.get()): string {
+  // Each dated cell asks at each drawing of its row: the second time is a look-up.
+  const key = typeof value === 'string' ? `${lang}${value}` : undefined;
+  const known = key === undefined ? undefined : localDates.get(key);
+  if (known !== undefined) return known;
   const date = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(date.getTime())) return '';
   const format = dateFormat(lang, undefined);
-  return `${format.format(date)} (${format.resolvedOptions().timeZone})`;
+  const text = Number.isNaN(date.getTime()) ? '' : `${format.format(date)} (${format.resolvedOptions().timeZone})`;
+  if (key !== undefined) {
+    if (localDates.size >= DATES_KEPT) localDates.clear();
+    localDates.set(key, text);
+  }
+  return text;
 }
+
+/** One formatter per language: building one costs more than formatting (the list's count and pager, each render). */
+const numberFormats = new Map<Lang, Intl.NumberFormat>();
 
 /** A number as the language writes it (Intl): 1,234.5 in English, 1 234,5 in Russian. */
 export function formatNumber(value: number, lang: Lang = language.get()): string {
-  return new Intl.NumberFormat(INTL_LOCALE[lang]).format(value);
+  let format = numberFormats.get(lang);
+  if (!format) numberFormats.set(lang, (format = new Intl.NumberFormat(INTL_LOCALE[lang])));
+  return format.format(value);
 }
 
 /** A loaded dictionary (empty until loadLanguage), for the completeness tests. */
