@@ -23,6 +23,9 @@ import { ModalActions } from './ModalActions';
 import { StaleEditReload } from './StaleEditReload';
 import { RecordChangedNotice } from './RecordChangedNotice';
 import { t, useLang } from '../core/i18n/i18n';
+import type { UploadProgress as Progress } from '../core/http/data-provider';
+import { createStore } from '../core/store';
+import { UploadProgress } from './UploadProgress';
 import { rjsfTranslator } from './rjsf-strings';
 
 type Values = Record<string, unknown>;
@@ -101,12 +104,23 @@ export default function FormModal({ manifest, role, record, open, onClose, onSav
     [problems, write.failure, values, sent, fields],
   );
 
+  // A multipart write (the form's files) reports its upload here and may be cancelled until all is sent.
+  const upload = useMemo(() => createStore<Progress | null>(null), []);
+  const abort = useRef<AbortController | null>(null);
+
   async function save(formData: Values) {
     if (!action) return;
     setSent(formData);
     const fields = record ? updatePayload(manifest, action[1], record, formData) : createPayload(manifest, formData);
     const payload = withFiles(manifest, fields, files.current);
-    if (await write.run(() => panel.provider.call(action[1], payload))) onSaved();
+    const multipart = action[1].input === 'multipart';
+    const controller = (abort.current = new AbortController());
+    const options = multipart ? { signal: controller.signal, onUploadProgress: (p: Progress) => upload.set(p) } : undefined;
+    // A cancelled upload resolves false with the form as it was: the values and chosen files stay for another OK.
+    const saved = await write.run(() => panel.provider.call(action[1], payload, options));
+    abort.current = null;
+    upload.set(null);
+    if (saved) onSaved();
   }
 
   return (
@@ -123,6 +137,7 @@ export default function FormModal({ manifest, role, record, open, onClose, onSav
             {write.error}
           </Alert>
         )}
+        {pending && <UploadProgress progress={upload} onCancel={() => abort.current?.abort()} />}
         <StaleEditReload failure={write.failure} onReload={onReload} />
         {record && !pending && <RecordChangedNotice entity={manifest.entity} id={record.id} />}
         <Form

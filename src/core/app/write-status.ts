@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { writeErrorText } from '../http/http-error';
+import { isCancelled, writeErrorText } from '../http/http-error';
 import { notify } from './notices';
 import { t } from '../i18n/i18n';
 
@@ -7,7 +7,8 @@ export type WriteStatus = 'empty' | 'pending' | 'success' | 'error';
 
 /**
  * One write request's state (SPEC 4): empty -> pending -> success | error, with the notices of the spec.
- * `run` resolves true on success and false on failure (the error text stays in `error`); `detail` may turn the
+ * `run` resolves true on success and false on failure (the error text stays in `error`) or on the user's Cancel
+ * of the request (back to empty, with a polite notice); `detail` may turn the
  * answer into a second line of the Success notice ("Deleted 12 builds; kept 3 used by combinations: ...").
  * @example const write = useWrite('Add'); await write.run(() => provider.call(action, values));
  */
@@ -28,6 +29,12 @@ export function useWrite(label: string) {
         return true;
       } catch (e) {
         const text = writeErrorText(e);
+        if (isCancelled(e)) {
+          // The user's own Cancel is no failure: the form is as it was before OK, and the notice is polite.
+          setStatus('empty');
+          notify({ severity: 'info', title: t('{label} request status', { label }), text });
+          return false;
+        }
         setStatus('error');
         setError(text);
         setFailure(e);

@@ -24,6 +24,18 @@ export interface RequestOptions {
   keepalive?: boolean;
   /** Cancels the request (the Cancel of an import in progress); it then fails as a network error. */
   signal?: AbortSignal;
+  /**
+   * Called as a multipart body goes out (a form's files): the bytes sent so far and the body's size. Such a call
+   * is sent with XMLHttpRequest, the one browser API that reports an upload's progress; its answer is read as
+   * fetch's is.
+   */
+  onUploadProgress?: (progress: UploadProgress) => void;
+}
+
+/** How much of a request body has gone out: `sent` of `total` bytes. */
+export interface UploadProgress {
+  sent: number;
+  total: number;
 }
 
 export interface DownloadOptions {
@@ -101,6 +113,58 @@ async function readCounting(response: Response, onProgress: NonNullable<Download
   return new Blob(parts as BlobPart[], { type: response.headers.get('content-type') ?? '' });
 }
 
+/** An answer as both senders hand it over: its status and its body parsed as JSON (undefined when it is not). */
+interface Answer {
+  status: number;
+  statusText: string;
+  envelope: unknown;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Sends a request with XMLHttpRequest, reporting the body's upload as it goes; the signal aborts it. Fails as
+ * fetch does: 'Cancelled' when aborted, 'Network Error' without an answer.
+ */
+function sendWithProgress(
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body: XMLHttpRequestBodyInit | undefined,
+  onUploadProgress: (progress: UploadProgress) => void,
+  signal?: AbortSignal,
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new HttpError('Cancelled', 0));
+    const xhr = new XMLHttpRequest();
+    const abort = () => xhr.abort();
+    const done = () => signal?.removeEventListener('abort', abort);
+    xhr.open(method, url);
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (event) => onUploadProgress({ sent: event.loaded, total: event.lengthComputable ? event.total : event.loaded });
+    xhr.onload = () => {
+      done();
+      resolve({ status: xhr.status, statusText: xhr.statusText, envelope: parseJson(xhr.responseText) });
+    };
+    xhr.onerror = xhr.ontimeout = () => {
+      done();
+      reject(new HttpError(signal?.aborted ? 'Cancelled' : 'Network Error', 0));
+    };
+    xhr.onabort = () => {
+      done();
+      reject(new HttpError('Cancelled', 0));
+    };
+    signal?.addEventListener('abort', abort, { once: true });
+    xhr.send(body ?? null);
+  });
+}
+
 /**
  * The one module for all HTTP of the panel. A call succeeds only on HTTP 200 with `result: true`; every other
  * answer becomes an `HttpError` carrying the server's message.
@@ -139,11 +203,20 @@ export function createDataProvider(options: DataProviderOptions): DataProvider {
       }
       body = form;
     }
+    const { signal, onUploadProgress } = requestOptions;
+    const answer =
+      onUploadProgress && body instanceof FormData && typeof XMLHttpRequest !== 'undefined'
+        ? await sendWithProgress(method, url, headers, body, onUploadProgress, signal)
+        : await fetchAnswer(url, { method, headers, body, keepalive: requestOptions.keepalive, signal });
+    return envelopeData<T>(answer, path, Boolean(token && held));
+  }
+
+  async function fetchAnswer(url: string, init: RequestInit): Promise<Answer> {
     let response: Response;
     try {
-      response = await doFetch(url, { method, headers, body, keepalive: requestOptions.keepalive, signal: requestOptions.signal });
+      response = await doFetch(url, init);
     } catch {
-      throw new HttpError(requestOptions.signal?.aborted ? 'Cancelled' : 'Network Error', 0);
+      throw new HttpError(init.signal?.aborted ? 'Cancelled' : 'Network Error', 0);
     }
     let envelope: unknown;
     try {
@@ -151,11 +224,16 @@ export function createDataProvider(options: DataProviderOptions): DataProvider {
     } catch {
       envelope = undefined;
     }
+    return { status: response.status, statusText: response.statusText, envelope };
+  }
+
+  /** The `data` of a good answer (HTTP 200, `result: true`); any other is thrown as an HttpError with the server's message. */
+  function envelopeData<T>({ status, statusText, envelope }: Answer, path: string, sessionToken: boolean): T {
     const env = (envelope ?? {}) as { result?: unknown; data?: unknown; message?: unknown };
-    if (response.status === 401 && token && held) options.onUnauthorized();
-    if (response.status !== 200 || env.result !== true) {
-      const message = typeof env.message === 'string' ? env.message : response.statusText || `HTTP ${response.status}`;
-      throw new HttpError(message, response.status, envelope, options.titlesOf?.(path));
+    if (status === 401 && sessionToken) options.onUnauthorized();
+    if (status !== 200 || env.result !== true) {
+      const message = typeof env.message === 'string' ? env.message : statusText || `HTTP ${status}`;
+      throw new HttpError(message, status, envelope, options.titlesOf?.(path));
     }
     return env.data as T;
   }

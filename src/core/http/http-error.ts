@@ -20,11 +20,16 @@ export class HttpError extends Error {
   }
 }
 
+/** The request was aborted by the user's own Cancel (data-provider.ts), not failed. */
+export function isCancelled(error: unknown): boolean {
+  return error instanceof HttpError && error.status === 0 && error.message === 'Cancelled';
+}
+
 /** The notice text of a failed write (SPEC 4): `Error {message}`, or `Network Error` when there is no message. */
 export function writeErrorText(error: unknown): string {
   if (error instanceof HttpError && error.status !== 0 && error.message) return t('Error {message}', { message: error.message });
   // The user's own Cancel (an aborted request, data-provider.ts): no failure of the network.
-  if (error instanceof HttpError && error.message === 'Cancelled') return t('Cancelled; nothing was stored');
+  if (isCancelled(error)) return t('Cancelled; nothing was stored');
   return t('Network Error');
 }
 

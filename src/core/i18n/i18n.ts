@@ -162,3 +162,19 @@ export function formatNumber(value: number, lang: Lang = language.get()): string
 
 /** A loaded dictionary (empty until loadLanguage), for the completeness tests. */
 export const dictionary = (lang: Lang): Readonly<Record<string, string>> => DICTIONARIES[lang] ?? {};
+
+const BYTE_UNITS = ['kilobyte', 'megabyte', 'gigabyte'] as const;
+/**
+ * A size as the language writes it, in kB, MB or GB (powers of 1000, as the unit names say) with one decimal;
+ * Intl words the unit (MB, МБ).
+ * @example formatBytes(1_234_567) // '1.2 MB'; '1,2 МБ' in Russian
+ */
+export function formatBytes(bytes: number, lang: Lang = language.get()): string {
+  let value = bytes / 1000;
+  let unit = 0;
+  while (value >= 1000 && unit < BYTE_UNITS.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return new Intl.NumberFormat(INTL_LOCALE[lang], { style: 'unit', unit: BYTE_UNITS[unit], minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
+}
