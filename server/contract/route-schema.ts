@@ -98,6 +98,12 @@ function objectSchema(props: Record<string, FieldSchema>, fields: Iterable<strin
   return { type: 'object', additionalProperties: false, properties, ...(req.length ? { required: req } : {}) };
 }
 
+/** An `eq` filter takes a value of its field's type, range and format (the value is compared, not stored: no pattern). */
+function eqFilterSchema(own: FieldSchema): Json {
+  const schema: Json = { type: own.type, enum: own.enum, format: own.format, maxLength: 200, minimum: own.minimum, maximum: own.maximum, title: own.title };
+  return Object.fromEntries(Object.entries(schema).filter(([, v]) => v !== undefined));
+}
+
 function listInput(manifest: Manifest, props: Record<string, FieldSchema>, paging: boolean): Json {
   const list = manifest.list ?? {};
   const properties: Json = paging
@@ -108,7 +114,8 @@ function listInput(manifest: Manifest, props: Record<string, FieldSchema>, pagin
         sortOrder: { type: 'string', enum: ['asc', 'desc'], default: 'asc' },
         after: {
           type: 'string',
-          maxLength: 2000,
+          minLength: 1,
+          maxLength: 4000,
           description:
             "the `next` cursor of the previous page, sent with this page's number: the page is then read from the row after the previous page's last one (fast however deep); a cursor of another order or other filters is ignored",
         },
@@ -118,7 +125,7 @@ function listInput(manifest: Manifest, props: Record<string, FieldSchema>, pagin
   for (const filter of list.filters ?? []) {
     const param = filter.param ?? filter.field;
     const own = filter.field.includes('.') ? undefined : props[filter.field];
-    const base = filter.op === 'eq' && own ? publicSchema(own, true) : { type: 'string', maxLength: 200 };
+    const base = filter.op === 'eq' && own ? eqFilterSchema(own) : { type: 'string', maxLength: 200 };
     const how = filter.op === 'eq' ? 'equal to' : filter.op === 'contains' ? 'containing' : 'starting with';
     properties[param] = { ...base, description: `filter: ${filter.field} ${how} the value (case-insensitive for text); empty = no filter` };
     if (filter.required) required.push(param);

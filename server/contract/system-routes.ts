@@ -6,9 +6,6 @@ import { ROLES } from '../../kernel/roles.ts';
 import { FAILURES, envelope, routeSchemaOf } from './route-schema.ts';
 import type { Json } from './schema-parts.ts';
 
-/** Fastify's validation is not run on these routes: each checks its own input, with the error contract of server/errors.ts. */
-export const checkedByTheRoute = () => () => true;
-
 export const LOGIN_SCHEMA = {
   operationId: 'user.login',
   tags: ['session'],
@@ -62,8 +59,23 @@ export const WEBHOOK_SCHEMA = {
     type: 'object',
     additionalProperties: true,
     properties: {
-      object_kind: { type: 'string', const: 'pipeline' },
-      object_attributes: { type: 'object', additionalProperties: true, required: ['id', 'status'], properties: { id: { type: 'integer' }, status: { type: 'string' } } },
+      object_kind: { type: 'string', description: '`pipeline` for the events this call reads; others are ignored' },
+      object_attributes: { type: 'object', additionalProperties: true },
+    },
+    // Only a pipeline event is read: other events' bodies are answered `ignored` whatever they hold.
+    if: { required: ['object_kind'], properties: { object_kind: { const: 'pipeline' } } },
+    then: {
+      required: ['object_attributes'],
+      properties: {
+        object_attributes: {
+          type: 'object',
+          required: ['id', 'status'],
+          properties: {
+            id: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'the pipeline id' },
+            status: { type: 'string', pattern: '^[a-z_]{1,40}$', description: "the pipeline's status" },
+          },
+        },
+      },
     },
   },
   response: {

@@ -1,32 +1,33 @@
 // Turns what a caller sent into a checked plain object: query/multipart strings converted by the field's
-// schema type, then strict ajv validation. Every refusal is a 400 that names the field.
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+// schema type, then the route's schema compiled by the server's one ajv, as Fastify's validator of the route
+// (routeValidation). Every refusal is a 400 that names every bad field.
+import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { FastifyRequest } from 'fastify';
+import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 import type { FieldSchema } from '../../kernel/manifest/types.ts';
 import { codeProblem, describeProblem, fieldTitle } from '../../kernel/manifest/error-text.ts';
 import { CUSTOM_FORMATS } from '../../kernel/rules/formats.ts';
 import { IPV4 } from '../../kernel/rules/ip.ts';
 import { AppError, fieldError, malformed } from '../errors.ts';
 import { jsonShapeProblem } from '../json-shape.ts';
+import { JsonBytes } from './json-bytes.ts';
 import type { FieldProblem } from '../error-codes.ts';
 import { fieldKind } from '../model/model.ts';
-import { callerSchema, type InputSource } from '../contract/route-schema.ts';
+import type { InputSource, Json } from '../contract/route-schema.ts';
 
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-export const ajv = new Ajv({ allErrors: false, strict: false, useDefaults: false });
+/**
+ * The one ajv of the server, with the manifests' options: their formats (kernel/rules/formats.ts), no defaults filled
+ * in, unknown keywords (the engine's x-) ignored, and every error of an input collected so `fields` names them all.
+ */
+export const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false });
 addFormats(ajv);
 for (const [name, pattern] of Object.entries(CUSTOM_FORMATS)) ajv.addFormat(name, pattern);
 
 
-/** The fields of the request as a prototype-free object; repeated query keys and poisoned keys are refused. */
-export function readRaw(request: FastifyRequest, source: InputSource): Record<string, unknown> {
-  return inputOf(source === 'query' ? request.query : request.body, source);
-}
-
-/** A query, form or body value as readRaw makes it: a prototype-free object of its fields, each checked. */
+/** A query, form or body value as a prototype-free object of its fields, each checked: repeated query keys and poisoned keys are refused. */
 export function inputOf(raw: unknown, source: InputSource): Record<string, unknown> {
   const out: Record<string, unknown> = Object.create(null);
   if (raw === undefined || raw === null || raw === '') return out;
@@ -92,20 +93,6 @@ export function coerce(value: unknown, schema: FieldSchema, field: string, fromS
   return value;
 }
 
-/** The record fields a validator checks, with the titles and descriptions its error sentences use. */
-const fieldsOf = new WeakMap<ValidateFunction, Record<string, FieldSchema>>();
-
-export function objectValidator(properties: Record<string, FieldSchema>, required: string[]): ValidateFunction {
-  const validate = ajv.compile({
-    type: 'object',
-    additionalProperties: false,
-    required,
-    properties: Object.fromEntries(Object.entries(properties).map(([k, s]) => [k, callerSchema(s)])),
-  });
-  fieldsOf.set(validate, properties);
-  return validate;
-}
-
 /**
  * An ajv error as a sentence about the field, worded by kernel/manifest/error-text.ts (the form uses the same):
  * `Max version must be a version XX.YY.ZZ, like 01.20.34`. `props` gives the fields' titles.
@@ -125,67 +112,15 @@ function errorPath(error: ErrorObject): string[] {
 }
 
 /** A bad field as `fields` lists it: the English sentence, and its code and values for a client in another language. */
-function fieldProblem(field: string, error: Pick<ErrorObject, 'keyword' | 'params' | 'instancePath' | 'message'>, props: Record<string, FieldSchema> | undefined): FieldProblem {
-  const path = errorPath(error as ErrorObject);
-  const { problem, params } = codeProblem(path, error.keyword, error.params as Record<string, unknown>, error.message);
-  return { field, message: describeProblem(path, error.keyword, error.params as Record<string, unknown>, props, error.message), problem, params, ...(path.length > 1 ? { path } : {}) };
+function fieldProblem(field: string, error: ErrorObject, props: Record<string, FieldSchema> | undefined): FieldProblem {
+  const path = errorPath(error);
+  const params = error.params as Record<string, unknown>;
+  const coded = codeProblem(path, error.keyword, params, error.message);
+  return { field, message: describeProblem(path, error.keyword, params, props, error.message), problem: coded.problem, params: coded.params, ...(path.length > 1 ? { path } : {}) };
 }
 
 /** The title of a field for messages, e.g. `Whitelabel ID` for whitelabelId. */
 export const titleOf = (props: Record<string, FieldSchema | undefined> | undefined, field: string) => fieldTitle(field, props);
-
-/** Validators of single fields, compiled when a request first fails, to name every bad field rather than the first. */
-const perField = new WeakMap<ValidateFunction, Map<string, ValidateFunction>>();
-
-function fieldValidator(validate: ValidateFunction, field: string, schema: object): ValidateFunction | undefined {
-  let map = perField.get(validate);
-  if (!map) perField.set(validate, (map = new Map()));
-  if (!map.has(field)) {
-    let one: ValidateFunction | undefined;
-    try {
-      one = ajv.compile(schema);
-    } catch {
-      // A field schema that only makes sense inside its parent ($ref to a sibling) is checked by the whole only.
-      one = undefined;
-    }
-    map.set(field, one!);
-  }
-  return map.get(field);
-}
-
-/**
- * Every bad field of an input the whole validator refused, one problem per field: each present field checked
- * alone (bounded by the number of fields, unlike ajv's allErrors on a huge array), missing required ones, and
- * fields not accepted. The first problem is the one ajv stopped at, so `message` reads as before.
- */
-function problemsOf(validate: ValidateFunction, input: unknown, props: Record<string, FieldSchema> | undefined): FieldProblem[] {
-  const first = validate.errors![0];
-  const out: FieldProblem[] = [];
-  const seen = new Set<string>();
-  const add = (field: string | undefined, error: Pick<ErrorObject, 'keyword' | 'params' | 'instancePath' | 'message'>) => {
-    if (field === undefined || seen.has(field)) return;
-    seen.add(field);
-    out.push(fieldProblem(field, error, props));
-  };
-  add(topField(first), first);
-  const schema = validate.schema as { properties?: Record<string, object>; required?: string[]; additionalProperties?: unknown };
-  if (!input || typeof input !== 'object' || !schema.properties) return out;
-  const values = input as Record<string, unknown>;
-  for (const [field, value] of Object.entries(values)) {
-    if (seen.has(field)) continue;
-    const fieldSchema = schema.properties[field];
-    if (!fieldSchema) {
-      if (schema.additionalProperties === false) add(field, { keyword: 'additionalProperties', params: { additionalProperty: field }, instancePath: '' });
-      continue;
-    }
-    const one = fieldValidator(validate, field, fieldSchema);
-    if (!one || one(value)) continue;
-    const error = one.errors![0];
-    add(field, { ...error, instancePath: `/${field.replace(/~/g, '~0').replace(/\//g, '~1')}${error.instancePath}` });
-  }
-  for (const field of schema.required ?? []) if (!(field in values)) add(field, { keyword: 'required', params: { missingProperty: field }, instancePath: '' });
-  return out;
-}
 
 /** The top-level field an ajv error is about, if any. */
 function topField(error: ErrorObject): string | undefined {
@@ -197,11 +132,105 @@ function topField(error: ErrorObject): string | undefined {
   return undefined;
 }
 
-export function check(validate: ValidateFunction, input: unknown): void {
-  if (validate(input)) return;
-  const props = fieldsOf.get(validate) ?? (validate.schema as { properties?: Record<string, FieldSchema> }).properties;
-  const message = describeError(validate.errors![0], props);
-  const problems = problemsOf(validate, input, props);
-  // The message stays the sentence of the first error ajv met, whichever field it names.
-  throw problems.length ? new AppError(400, message, undefined, { fields: problems }) : new AppError(400, message);
+/**
+ * The 400 of an input ajv refused: `message` is the sentence of the first error ajv met, `fields` one problem per
+ * bad field (its first error), the fields in the order they were sent, then the missing ones.
+ */
+function refusal(errors: ErrorObject[], input: Record<string, unknown>, props: Record<string, FieldSchema> | undefined, required: string[]): AppError {
+  const first = errors[0];
+  const byField = new Map<string, ErrorObject>();
+  for (const error of errors) {
+    const field = topField(error);
+    if (field !== undefined && !byField.has(field)) byField.set(field, error);
+  }
+  const problems: FieldProblem[] = [];
+  for (const field of new Set([topField(first), ...Object.keys(input), ...required])) {
+    if (field !== undefined && byField.has(field)) problems.push(fieldProblem(field, byField.get(field)!, props));
+  }
+  const message = describeError(first, props);
+  return problems.length ? new AppError(400, message, undefined, { fields: problems }) : new AppError(400, message);
+}
+
+/** How the input of one route is read before its schema checks it, and how its problems are worded. */
+export interface InputRules {
+  /** Where the input comes from: query and multipart values are strings, converted by the fields' types. */
+  source: InputSource;
+  /** The fields' schemas whose titles (and descriptions) word the messages. */
+  props?: Record<string, FieldSchema>;
+  /**
+   * What runs on the input before the schema, in order: refusals with a better sentence than the schema's (a
+   * read-only field), values converted by the field's type (coerce), empty filters dropped. May throw an AppError.
+   */
+  prepare?: (input: Record<string, unknown>) => void;
+  /** Values the schema does not check, handed to the handler as sent (the version of an edit, uploaded files). */
+  setAside?: (field: string, value: unknown) => boolean;
+  /** Fields left out of the schema's properties and `required` (a stored file, checked by its rule). */
+  omit?: Iterable<string>;
+  /** Properties checked with another schema than the document's (a form's JSON text field, checked once parsed). */
+  override?: Record<string, Json>;
+}
+
+/** The route's validation: Fastify's validatorCompiler, and the same check for a body a handler reads itself. */
+export interface RouteValidation {
+  /** The route's `validatorCompiler`: compiles the route schema's querystring or body with the server's ajv. */
+  compiler: FastifySchemaCompiler<FastifySchema>;
+  /** The input as the route's validator makes it, or the AppError that refuses it (a JsonBytes body, read by its handler). */
+  check(raw: unknown): Record<string, unknown>;
+}
+
+/** The object the multipart hook has already read (inputOf and the uploads): its validator does not read it again. */
+export const PREPARED = Symbol('prepared input');
+
+/**
+ * The validation of a route's input, from its schema: the raw query or body read as a plain object (inputOf),
+ * `rules.prepare` run on it, then the compiled schema; a refusal is the error contract's 400 naming every bad field.
+ * A valid input replaces request.query or request.body, so the handler reads it as checked.
+ */
+export function routeValidation(rules: InputRules): RouteValidation {
+  let run: ((raw: unknown) => Record<string, unknown>) | undefined;
+  const compile = (schema: Json) => {
+    const omitted = new Set(rules.omit ?? []);
+    const properties: Json = {};
+    for (const [field, s] of Object.entries((schema.properties ?? {}) as Json)) if (!omitted.has(field)) properties[field] = rules.override?.[field] ?? s;
+    const required = ((schema.required ?? []) as string[]).filter((f) => !omitted.has(f));
+    const validate: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } = ajv.compile({ ...schema, properties, required });
+    // Titles of the fields the schema takes: the rules' (a manifest's field schemas), else the schema's own.
+    const props = (rules.props ? Object.fromEntries(Object.keys(properties).filter((f) => rules.props![f]).map((f) => [f, rules.props![f]])) : properties) as Record<string, FieldSchema>;
+    return (raw: unknown) => {
+      const input = raw && typeof raw === 'object' && PREPARED in raw ? (raw as Record<string, unknown>) : inputOf(raw, rules.source);
+      let aside: [string, unknown][] | undefined;
+      if (rules.setAside) {
+        for (const [field, value] of Object.entries(input)) {
+          if (!rules.setAside(field, value)) continue;
+          (aside ??= []).push([field, value]);
+          delete input[field];
+        }
+      }
+      rules.prepare?.(input);
+      if (!validate(input)) throw refusal(validate.errors!, input, props, required);
+      if (aside) for (const [field, value] of aside) input[field] = value;
+      return input;
+    };
+  };
+  return {
+    compiler: ({ schema, httpPart }) => {
+      // A route's input is its querystring or its body (routeSchemaOf); headers and params are the transport's.
+      if (httpPart !== 'querystring' && httpPart !== 'body') return () => true;
+      const one = compile(schema as Json);
+      run = one;
+      return (raw: unknown) => {
+        // A body its handler reads itself (JsonBytes) is checked by `check` once read.
+        if (raw instanceof JsonBytes) return { value: raw };
+        try {
+          return { value: one(raw) };
+        } catch (error) {
+          return { error: error as Error };
+        }
+      };
+    },
+    check: (raw) => {
+      if (!run) throw new Error('the route was not compiled');
+      return run(raw);
+    },
+  };
 }

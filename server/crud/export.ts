@@ -8,10 +8,11 @@ import type { ActionDecl, ColumnDecl, FieldSchema, Manifest } from '../../kernel
 import { requireRoles } from '../plugins/auth.ts';
 import type { Engine } from '../core/context.ts';
 import type { EntityModel } from '../model/model.ts';
-import { ajv, check } from '../core/input.ts';
-import { applyFilters, coerceFilters, filterParams, listOrder, listParamsSchema, requireScopes } from './kinds/filters.ts';
+import { routeValidation } from '../core/input.ts';
+import { applyFilters, filterParams, listOrder, requireScopes } from './kinds/filters.ts';
+import { listRules } from './kinds/input-rules.ts';
 import { columnRef, present, selectRows } from '../core/rows.ts';
-import { checkedByTheRoute, exportSchemaOf } from '../contract/system-routes.ts';
+import { exportSchemaOf } from '../contract/system-routes.ts';
 
 /** Rows per query: large enough that 1M rows are a few hundred short queries, small enough to stay flat in memory. */
 export const EXPORT_BATCH = 2000;
@@ -118,7 +119,6 @@ function registerExport(app: FastifyInstance, engine: Engine, manifest: Manifest
   const list = manifest.list!;
   const columns = list.columns!;
   const filters = filterParams(engine, model);
-  const validate = ajv.compile(listParamsSchema(list, filters, { page: {}, pageSize: {}, after: {} }));
   const path = exportPathOf(action.path);
   const titles = columns.map((c) => c.label ?? (model.props[c.field] as FieldSchema | undefined)?.title ?? c.field);
 
@@ -126,14 +126,13 @@ function registerExport(app: FastifyInstance, engine: Engine, manifest: Manifest
     method: 'GET',
     url: path,
     schema: exportSchemaOf(manifest, name),
-    validatorCompiler: checkedByTheRoute,
+    // The list's parameters, checked by Fastify as the list's are; page, pageSize and after are accepted and ignored.
+    validatorCompiler: routeValidation(listRules(engine, model, 'ignore')).compiler,
     // A HEAD would run the export and log it without anyone getting the file.
     exposeHeadRoute: false,
     onRequest: requireRoles(action.roles),
     handler: async (request, reply) => {
-      const input = { ...(request.query as Record<string, unknown>) };
-      coerceFilters(filters, input, 'query');
-      check(validate, input);
+      const input = request.query as Record<string, unknown>;
       await requireScopes(engine, model, filters, input);
       const chosen = listOrder(list, input);
       const order: Order | null = chosen ? { ref: columnRef(engine, model, chosen.field).ref, direction: chosen.direction ?? 'asc' } : null;

@@ -1,6 +1,6 @@
 // Registers every action of every manifest at its exact method and path, behind its role rule. The role is
 // checked when the request arrives, before any body is read, and each call reads no more body than it needs.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ActionDecl, Manifest } from '../../kernel/manifest/types.ts';
 import { AppError } from '../errors.ts';
 import { requireRoles, type AuthUser } from '../plugins/auth.ts';
@@ -10,12 +10,13 @@ import { readMultipart, removeStagedUploads } from '../plugins/uploads.ts';
 import type { CustomHandler } from '../actions/index.ts';
 import type { Engine } from '../core/context.ts';
 import { buildHandler } from './handlers.ts';
-import { inputOf, readRaw } from '../core/input.ts';
+import { PREPARED, inputOf, routeValidation } from '../core/input.ts';
 import { inputSource } from '../contract/route-schema.ts';
 import { JsonBytes } from '../core/json-bytes.ts';
 import { noteListCall } from '../db/read-pool.ts';
 import { routeSchemaOf } from '../contract/route-schema.ts';
-import { checkedByTheRoute } from '../contract/system-routes.ts';
+import { inputRulesOf } from './kinds/input-rules.ts';
+import { takeUploads } from './files.ts';
 
 
 
@@ -56,12 +57,13 @@ export function registerCrudRoutes(app: FastifyInstance, engine: Engine, manifes
       const source = inputSource(action);
       const readBody = action.kind === 'custom' ? engine.actions.handlers[action.handler!]?.readBody : undefined;
       const fieldCount = Object.keys(model?.props ?? (action.inputSchema as { properties?: object } | undefined)?.properties ?? {}).length;
+      const validation = routeValidation(inputRulesOf(engine, model, action));
       app.route({
         method: action.method,
         url: action.path,
         schema: schemaOf(manifest, name, writes(action, engine.actions.handlers)),
-        // The call's kind checks its input (server/crud/kinds/), with the error contract of server/errors.ts.
-        validatorCompiler: checkedByTheRoute,
+        // Fastify checks the input with the route's schema, read as the call's kind reads it (server/crud/kinds/input-rules.ts).
+        validatorCompiler: validation.compiler,
         bodyLimit: bodyLimitOf(action, engine.actions.handlers),
         // A handler that reads its own body gets its bytes (server/plugins/json-body.ts).
         config: { jsonBytes: !!readBody && source === 'json' },
@@ -70,13 +72,26 @@ export function registerCrudRoutes(app: FastifyInstance, engine: Engine, manifes
         // A public (device) call: no role rule, a token sent is ignored, the per-address limit instead.
         onRequest: action.public ? publicCallGate(app) : requireRoles(action.roles),
         ...(source === 'multipart'
-          ? { preValidation: readMultipart(engine.dataDir, { files: manifest.storage?.files ?? {}, fields: fieldCount, titles: titlesOf(model?.props) }), onSend: removeStagedUploads }
+          ? {
+              preValidation: [
+                readMultipart(engine.dataDir, { files: manifest.storage?.files ?? {}, fields: fieldCount, titles: titlesOf(model?.props) }),
+                // The form as a plain object, its files taken by their rules (a JSON file fills its field) before the schema.
+                async (request: FastifyRequest) => {
+                  const input = inputOf(request.body, 'multipart');
+                  const files = model ? await takeUploads(model, input) : new Map<string, Buffer>();
+                  request.body = Object.assign(input, { [PREPARED]: files });
+                },
+              ],
+              onSend: removeStagedUploads,
+            }
           : {}),
         handler: async (request) => {
           if (action.kind === 'list') noteListCall();
           const read = readBody && request.body instanceof JsonBytes ? await readBody(request.body) : undefined;
           try {
-            const input = read ? inputOf(read.input, source) : readRaw(request, source);
+            // A body its handler reads itself is checked once read, by the route's own validator.
+            const input = read ? validation.check(read.input) : ((source === 'query' ? request.query : request.body) as Record<string, unknown>);
+            const files = (input as { [PREPARED]?: Map<string, Buffer> })[PREPARED];
             const actor = (action.public ? null : request.user) as AuthUser;
             // The origin only when read (the device lookup with PUBLIC_URL never does): behind TRUSTED_PROXIES each of
             // protocol and host asks the proxy rule about the socket's address again.
@@ -86,7 +101,7 @@ export function registerCrudRoutes(app: FastifyInstance, engine: Engine, manifes
                 return `${request.protocol}://${request.host}`;
               },
             };
-            const data = await handler({ input, source, actor, path: action.path, entity: manifest.entity, client });
+            const data = await handler({ input, source, actor, path: action.path, entity: manifest.entity, client, files });
             return { result: true, data };
           } finally {
             await read?.end();

@@ -10,7 +10,8 @@ import { AppError, fieldError, notFound, unauthorized } from '../errors.ts';
 import type { Actor } from '../core/audit-log.ts';
 import { reloadBuildsForWl } from '../builds/builds.ts';
 import { createGitlabClient, GitlabError, type GitlabClient } from './client.ts';
-import { WEBHOOK_SCHEMA, checkedByTheRoute } from '../contract/system-routes.ts';
+import { WEBHOOK_SCHEMA } from '../contract/system-routes.ts';
+import { routeValidation } from '../core/input.ts';
 
 /** GitLab's pipeline statuses, by how far along they are: a webhook never moves a row back a step. */
 const PROGRESS: Record<string, number> = {
@@ -229,7 +230,8 @@ export function registerGitlab(app: FastifyInstance, engine: Engine, config: Git
   // is read: where GitLab is not configured the route does not exist (404), and a wrong X-Gitlab-Token is a 401.
   app.post(WEBHOOK_PATH, {
     schema: WEBHOOK_SCHEMA,
-    validatorCompiler: checkedByTheRoute,
+    // The body is checked by Fastify against the schema (a pipeline event's id and status); the headers by onRequest.
+    validatorCompiler: routeValidation({ source: 'json' }).compiler,
     bodyLimit: WEBHOOK_BODY_LIMIT,
     onRequest: async (request) => {
       if (problem) throw notFound(`No route POST ${WEBHOOK_PATH}: GitLab is not configured on this server`);
@@ -240,15 +242,10 @@ export function registerGitlab(app: FastifyInstance, engine: Engine, config: Git
     const event = request.headers['x-gitlab-event'];
     // Other events are answered 200: GitLab disables a webhook that keeps failing.
     if (event !== 'Pipeline Hook') return { result: true, data: { ignored: typeof event === 'string' ? event : 'no X-Gitlab-Event' } };
-    const body = request.body as { object_kind?: unknown; object_attributes?: { id?: unknown; status?: unknown } } | null;
-    const attributes = body?.object_attributes;
-    if (body?.object_kind !== 'pipeline' || !attributes || !Number.isSafeInteger(attributes.id)) {
-      throw fieldError('object_attributes', 'object_attributes.id: a pipeline event carries the pipeline id');
-    }
-    if (typeof attributes.status !== 'string' || !/^[a-z_]{1,40}$/.test(attributes.status)) {
-      throw fieldError('object_attributes', 'object_attributes.status: a pipeline event carries the pipeline status');
-    }
-    const updated = await applyStatus(engine, attributes.id as number, attributes.status, WEBHOOK_PATH, false);
+    const body = request.body as { object_kind?: unknown; object_attributes?: { id: number; status: string } };
+    // The schema checked what a pipeline event carries; a Pipeline Hook whose body is another event is refused.
+    if (body.object_kind !== 'pipeline' || !body.object_attributes) throw fieldError('object_kind', 'object_kind: a Pipeline Hook event is a pipeline event');
+    const updated = await applyStatus(engine, body.object_attributes.id, body.object_attributes.status, WEBHOOK_PATH, false);
     return { result: true, data: { updated } };
   });
   return service;

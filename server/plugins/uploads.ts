@@ -1,6 +1,6 @@
 // Multipart bodies (the spec's "multipart form" calls), read only once the caller has passed the role check:
 // text fields become strings, each file is streamed to DATA_DIR/.staging (never held whole in memory) within
-// its field's declared size, so readRaw() hands handlers the same plain object a JSON body gives. A malformed
+// its field's declared size, so the route's validator (server/core/input.ts) hands handlers the same plain object a JSON body gives. A malformed
 // body is a 400, a limit passed a 413; staged files are removed when the response is sent.
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';

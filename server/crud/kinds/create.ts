@@ -2,27 +2,21 @@
 import type { ActionDecl } from '../../../kernel/manifest/types.ts';
 import { fieldError } from '../../errors.ts';
 import type { Engine } from '../../core/context.ts';
-import { check, objectValidator, titleOf } from '../../core/input.ts';
+import { titleOf } from '../../core/input.ts';
 import type { EntityModel } from '../../model/model.ts';
 import { storedFileFields } from '../../core/file-paths.ts';
-import { takeUploads, withFiles } from '../files.ts';
+import { withFiles } from '../files.ts';
 import { readOne } from '../../core/rows.ts';
-import { applyForRole, checkRelations, checkUnique, coerceAll, pick, refuseReadOnly, runCheck, storedValues, write, type ActionHandler } from './shared.ts';
+import { applyForRole, checkRelations, checkUnique, runCheck, storedValues, write, type ActionHandler } from './shared.ts';
 
 export function createHandler(engine: Engine, model: EntityModel, action: ActionDecl): ActionHandler {
   const settable = new Set(model.settable);
   const fileFields = storedFileFields(model);
   const required = (model.manifest.record!.required ?? []).filter((f) => settable.has(f) && model.props[f].default === undefined);
-  const validate = objectValidator(
-    pick(model.props, [...settable].filter((f) => !fileFields.has(f))),
-    required.filter((f) => !fileFields.has(f)),
-  );
+  // The input was checked by the route's schema (./input-rules.ts); the form's files were taken by their rules.
   return async (call) => {
     const input = call.input;
-    const files = await takeUploads(model, input);
-    refuseReadOnly(model, input, settable);
-    coerceAll(input, model.props, call.source);
-    check(validate, input);
+    const files = call.files ?? new Map<string, Buffer>();
     for (const f of required) if (fileFields.has(f) && !files.has(f)) throw fieldError(f, `${titleOf(model.props, f)} is required`);
     const values: Record<string, unknown> = {};
     for (const f of settable) {

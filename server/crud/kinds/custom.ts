@@ -1,18 +1,14 @@
 // kind "custom": a handler of server/actions named by the action's `handler`, with its input schema.
 import type { Kysely } from 'kysely';
-import type { ActionDecl, FieldSchema } from '../../../kernel/manifest/types.ts';
+import type { ActionDecl } from '../../../kernel/manifest/types.ts';
 import type { Engine } from '../../core/context.ts';
-import { ajv, check } from '../../core/input.ts';
-import { coerceAll, write, type ActionHandler } from './shared.ts';
+import { write, type ActionHandler } from './shared.ts';
 
 export function customHandler(engine: Engine, action: ActionDecl): ActionHandler {
   const handler = engine.actions.handlers[action.handler!];
   if (!handler) throw new Error(`No server/actions handler named "${action.handler}"`);
-  const inputSchema = (action.inputSchema ?? { type: 'object', properties: {} }) as { properties?: Record<string, FieldSchema> };
-  const validate = ajv.compile({ additionalProperties: false, ...inputSchema });
+  // The input was checked by the route's schema (the action's inputSchema, ./input-rules.ts).
   return async (call) => {
-    coerceAll(call.input, inputSchema.properties ?? {}, call.source);
-    check(validate, call.input);
     const ctx = { engine, db: engine.db, input: call.input, actor: call.actor, client: call.client, path: call.path };
     const prepared = handler.prepare ? await handler.prepare(ctx) : undefined;
     const run = (db: Kysely<any>) => handler.run({ ...ctx, db, prepared });

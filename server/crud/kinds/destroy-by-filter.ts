@@ -2,19 +2,15 @@
 import type { Kysely } from 'kysely';
 import { badRequest } from '../../errors.ts';
 import type { Engine } from '../../core/context.ts';
-import { ajv, check } from '../../core/input.ts';
 import type { EntityModel } from '../../model/model.ts';
 import { joinRelations } from '../../core/rows.ts';
 import { deleteUnreferenced } from '../references.ts';
-import { applyFilters, coerceFilters, filterParams, filterSchemaProps } from './filters.ts';
+import { applyFilters, filterParams } from './filters.ts';
 import { write, type ActionHandler } from './shared.ts';
 
 export function destroyByFilterHandler(engine: Engine, model: EntityModel): ActionHandler {
   const filters = filterParams(engine, model);
-  const validate = ajv.compile({ type: 'object', additionalProperties: false, properties: filterSchemaProps(filters) });
   return async (call) => {
-    coerceFilters(filters, call.input, call.source);
-    check(validate, call.input);
     const matching = (db: Kysely<any>) =>
       applyFilters(engine, filters, call.input, joinRelations(engine, model, db.selectFrom(`${model.table} as t`)).select('t.id'));
     if (matching(engine.db).used === 0) throw badRequest('Fill at least one filter');

@@ -2,19 +2,15 @@
 // like an edit it may carry the version it was made from (server/crud/versions.ts).
 import type { ActionDecl } from '../../../kernel/manifest/types.ts';
 import type { Engine } from '../../core/context.ts';
-import { check } from '../../core/input.ts';
 import type { EntityModel } from '../../model/model.ts';
 import { withFiles } from '../files.ts';
 import { checkVersion, takeVersion } from '../versions.ts';
-import { coerceAll, endSessionsIfAccount, findByKey, keyOf, keyValidator, refuse, revokeIfAccount, write, type ActionHandler } from './shared.ts';
+import { endSessionsIfAccount, findByKey, keyOf, refuse, revokeIfAccount, write, type ActionHandler } from './shared.ts';
 
 export function destroyHandler(engine: Engine, model: EntityModel, action: ActionDecl): ActionHandler {
   const key = keyOf(action);
-  const validate = keyValidator(model, key);
   return async (call) => {
     const version = takeVersion(model, call.input);
-    coerceAll(call.input, model.props, call.source);
-    check(validate, call.input);
     if (action.before) {
       const seen = await findByKey(engine, model, key, call.input, engine.db);
       // A stale delete is refused before the hook acts outside the database (cancelling a pipeline).

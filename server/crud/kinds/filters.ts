@@ -82,24 +82,6 @@ export async function requireScopes(engine: Engine, model: EntityModel, filters:
   }
 }
 
-/**
- * The parameters a list call takes (paging, sort, its filters), for the list and for its CSV export, which
- * accepts the paging parameters and ignores them.
- */
-export function listParamsSchema(list: ListDecl, filters: FilterParam[], paging: Record<string, object>) {
-  return {
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      ...paging,
-      sortBy: { enum: ['none', '', ...(list.sortable ?? [])] },
-      sortOrder: { enum: ['asc', 'desc', ''] },
-      ...filterSchemaProps(filters),
-    },
-    required: filters.filter((f) => f.decl.required).map((f) => f.param),
-  };
-}
-
 /** The order a list call asks for (`sortBy`, `sortOrder`), else the manifest's `defaultOrder`. */
 export function listOrder(list: ListDecl, input: Record<string, unknown>): ListDecl['defaultOrder'] {
   const sortBy = input.sortBy as string | undefined;

@@ -1,32 +1,20 @@
 // kind "list": one page of rows (filters, sort, paging) and the count of all matching rows.
 // The list's query is built here and only here.
-import type { FieldSchema } from '../../../kernel/manifest/types.ts';
 import type { Engine } from '../../core/context.ts';
-import { ajv, check } from '../../core/input.ts';
 import type { EntityModel } from '../../model/model.ts';
 import { present } from '../../core/rows.ts';
 import { countList, relationsOf } from '../list-query.ts';
 import { ftsMatching, ListPager } from '../list-page.ts';
-import { applyFilters, coerceFilters, filterParams, listOrder, listParamsSchema, requireScopes } from './filters.ts';
-import { coerceAll, type ActionHandler } from './shared.ts';
-import { defaultPageSize, MAX_PAGE_SIZE } from '../../../kernel/rules/page-size.ts';
+import { applyFilters, filterParams, listOrder, requireScopes } from './filters.ts';
+import type { ActionHandler } from './shared.ts';
+import { defaultPageSize } from '../../../kernel/rules/page-size.ts';
 
 export function listHandler(engine: Engine, model: EntityModel): ActionHandler {
   const list = model.manifest.list ?? {};
   const filters = filterParams(engine, model);
-  const validate = ajv.compile(
-    listParamsSchema(list, filters, {
-      page: { type: 'integer', minimum: 1, maximum: 1_000_000 },
-      pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE },
-      after: { type: 'string', minLength: 1, maxLength: 4000 },
-    }),
-  );
-  const pagingSchema: Record<string, FieldSchema> = { page: { type: 'integer' }, pageSize: { type: 'integer' } };
+  // The parameters were checked by the route's schema (./input-rules.ts): empty filters dropped, values converted.
   return async (call) => {
     const input = call.input;
-    coerceAll(input, pagingSchema, call.source);
-    coerceFilters(filters, input, call.source);
-    check(validate, input);
     await requireScopes(engine, model, filters, input);
     const page = (input.page as number | undefined) ?? 1;
     const pageSize = (input.pageSize as number | undefined) ?? defaultPageSize(list);

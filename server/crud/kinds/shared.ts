@@ -7,7 +7,7 @@ import { AppError, badRequest, conflict, fieldErrors, notFound, type FieldProble
 import { hashPassword } from '../../plugins/passwords.ts';
 import type { Actor } from '../../core/audit-log.ts';
 import { revokeTokensOf, type Engine } from '../../core/context.ts';
-import { coerce, objectValidator } from '../../core/input.ts';
+import { coerce } from '../../core/input.ts';
 import type { InputSource } from '../../contract/route-schema.ts';
 import { fieldRefusal } from '../../../kernel/manifest/error-text.ts';
 import { matches } from '../../../kernel/rules/condition.ts';
@@ -16,8 +16,11 @@ import { isEmailField, secretColumn, type EntityModel } from '../../model/model.
 import { present, selectRows, toDb } from '../../core/rows.ts';
 
 export interface CallContext {
+  /** The input as the route's schema checked it (server/crud/kinds/input-rules.ts). */
   input: Record<string, unknown>;
   source: InputSource;
+  /** A form's stored files, taken from it by their rules (server/crud/files.ts) before its fields were checked. */
+  files?: Map<string, Buffer>;
   actor: Actor & { role: Role };
   path: string;
   /** The entity of the manifest that declares the call; its committed writes are announced for it. */
@@ -55,12 +58,6 @@ export function refuseReadOnly(model: EntityModel, input: Record<string, unknown
     if (schema?.readOnly || schema?.['x-derived']) throw fieldErrors([fieldRefusal(field, 'readOnly', {}, model.props)]);
     if (schema) throw fieldErrors([fieldRefusal(field, 'notByThisCall', {}, model.props)]);
   }
-}
-
-export function pick(props: Record<string, FieldSchema>, fields: Iterable<string>): Record<string, FieldSchema> {
-  const out: Record<string, FieldSchema> = {};
-  for (const f of fields) out[f] = props[f];
-  return out;
 }
 
 export async function applyForRole(engine: Engine, action: ActionDecl, call: CallContext, values: Record<string, unknown>, trx: Kysely<any>) {
@@ -182,8 +179,4 @@ export async function revokeIfAccount(engine: Engine, model: EntityModel, trx: K
 /** After the revoking write committed: the account's live sockets are cut at once. */
 export function endSessionsIfAccount(engine: Engine, model: EntityModel, id: number) {
   if (model === engine.accounts) engine.live.endSessions({ userId: id });
-}
-
-export function keyValidator(model: EntityModel, key: string[]) {
-  return objectValidator(pick(model.props, key), key);
 }

@@ -1,20 +1,16 @@
 // kind "toggle": flips the action's boolean field on the record named by its key.
 import type { ActionDecl } from '../../../kernel/manifest/types.ts';
 import type { Engine } from '../../core/context.ts';
-import { check } from '../../core/input.ts';
 import type { EntityModel } from '../../model/model.ts';
 import { readOne } from '../../core/rows.ts';
 import { checkVersion, nextVersion, takeVersion } from '../versions.ts';
-import { coerceAll, findByKey, keyOf, keyValidator, refuse, write, type ActionHandler } from './shared.ts';
+import { findByKey, keyOf, refuse, write, type ActionHandler } from './shared.ts';
 
 export function toggleHandler(engine: Engine, model: EntityModel, action: ActionDecl): ActionHandler {
   const key = keyOf(action);
-  const validate = keyValidator(model, key);
   const field = action.field!;
   return async (call) => {
     const version = takeVersion(model, call.input);
-    coerceAll(call.input, model.props, call.source);
-    check(validate, call.input);
     return write(engine, call, async (trx, record) => {
       const current = (record.before = await findByKey(engine, model, key, call.input, trx));
       refuse(action, current);

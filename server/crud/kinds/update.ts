@@ -2,15 +2,13 @@
 import type { ActionDecl } from '../../../kernel/manifest/types.ts';
 import { fieldErrors } from '../../errors.ts';
 import type { Engine } from '../../core/context.ts';
-import { check, objectValidator } from '../../core/input.ts';
 import { fieldRefusal } from '../../../kernel/manifest/error-text.ts';
 import type { EntityModel } from '../../model/model.ts';
-import { storedFileFields } from '../../core/file-paths.ts';
-import { takeUploads, withFiles } from '../files.ts';
+import { withFiles } from '../files.ts';
 import { readOne } from '../../core/rows.ts';
 import { checkVersion, nextVersion, takeVersion } from '../versions.ts';
 import {
-  applyForRole, checkRelations, checkUnique, coerceAll, endSessionsIfAccount, findByKey, keyOf, pick, refuse, refuseReadOnly,
+  applyForRole, checkRelations, checkUnique, endSessionsIfAccount, findByKey, keyOf, refuse,
   revokeIfAccount, runCheck, storedValues, write, type ActionHandler,
 } from './shared.ts';
 
@@ -18,17 +16,12 @@ export function updateHandler(engine: Engine, model: EntityModel, action: Action
   const key = keyOf(action);
   const writable = new Set((action.writable ?? model.settable).filter((f) => !key.includes(f)));
   const locked = new Set(action.locked ?? []);
-  const allowed = new Set([...key, ...writable, ...locked]);
-  const fileFields = storedFileFields(model);
-  const validate = objectValidator(pick(model.props, [...allowed].filter((f) => !fileFields.has(f))), key);
+  // The input was checked by the route's schema (./input-rules.ts); the form's files were taken by their rules.
   return async (call) => {
     const input = call.input;
     const version = takeVersion(model, input);
-    const files = await takeUploads(model, input);
+    const files = call.files ?? new Map<string, Buffer>();
     for (const f of files.keys()) if (!writable.has(f)) throw fieldErrors([fieldRefusal(f, 'notByThisCall', {}, model.props)]);
-    refuseReadOnly(model, input, allowed);
-    coerceAll(input, model.props, call.source);
-    check(validate, input);
     const secretChanged = [...model.secrets].some((f) => f in input);
     const saved = await withFiles(engine, (staging) => write(engine, call, async (trx, record) => {
       const current = (record.before = await findByKey(engine, model, key, input, trx));
