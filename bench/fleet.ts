@@ -52,8 +52,19 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
 const reportRequests = (devices: DeviceRequest[]): DeviceRequest[] =>
   devices.map((d, i) => ({ ...d, method: 'POST', path: '/v1/appinfo/report', body: JSON.stringify({ appInstallId: '{n}', version: '1.20.3', whitelabel: 'aurora', platform: 'tizen', active: i % 2 ? 'yes' : 'no' }) }));
 
-export async function fleet(): Promise<void> {
-  const hourSeconds = Number(option('seconds', '4'));
+/** The day's totals: what the capacity model predicted and what the two processes measured. */
+export interface FleetFigures {
+  tvs: number;
+  cpuPredicted: number;
+  cpuMeasured: number;
+  rowsPredicted: number;
+  rowsMeasured: number;
+}
+
+/** The model and the simulation agree when the measure is within this share of the prediction. */
+export const FLEET_AGREE = AGREE;
+
+export async function fleet(hourSeconds = Number(option('seconds', '4'))): Promise<FleetFigures> {
   console.log(`fleet: a day in ${(24 * hourSeconds).toFixed(0)} s against 2 server processes on one PostgreSQL and Redis; ${cpus().length} cores, load ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
   const db = await freshPostgresDatabase();
   const dirs = [0, 1, 2].map(() => mkdtempSync(join(tmpdir(), 'bench-fleet-')));
@@ -157,6 +168,7 @@ export async function fleet(): Promise<void> {
       const agree = (p: number, m: number) => Math.abs(m - p) / p <= AGREE;
       console.log(`  the day: server CPU predicted ${cpuP.toFixed(1)} s, measured ${cpuM.toFixed(1)} s (${((cpuM / cpuP - 1) * 100).toFixed(0)} %): ${agree(cpuP, cpuM) ? 'agree within 25 %' : 'DO NOT agree within 25 %'}`);
       console.log(`  the day: rows predicted ${rowsP.toFixed(0)}, measured ${rowsM} (${((rowsM / rowsP - 1) * 100).toFixed(0)} %): ${agree(rowsP, rowsM) ? 'agree within 25 %' : 'DO NOT agree within 25 %'}; load ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
+      return { tvs, cpuPredicted: cpuP, cpuMeasured: cpuM, rowsPredicted: rowsP, rowsMeasured: rowsM };
     } finally {
       await pg.destroy();
     }

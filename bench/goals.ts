@@ -1,7 +1,7 @@
 // The goals of issue 14 and the one table of the scale report (point 5): every figure beside what it is compared with
 // in the same run (react-admin, the same call alone, /healthz), their ratio, the issue's goal and whether it is met.
 
-export type Unit = 'req/s' | 'ms' | 'kB';
+export type Unit = 'req/s' | 'ms' | 'kB' | 's' | 'rows' | 'cases';
 
 /** A bound on one of a figure's numbers: its value, its p99 or its ratio to the baseline. */
 export interface Goal {
@@ -61,6 +61,25 @@ export const CLIENT_GOALS: ClientGoal[] = [
   { figure: 'expand', label: 'details row expand', unit: 'ms', max: 40 },
 ];
 
+/**
+ * Issue 34, item 4: the panel against the grid it is built on (bench/grid-floor, the floor) and react-admin, in one
+ * run. `of` names the baseline; `ratio` bounds ours / baseline, `plusKb` bounds ours - baseline.
+ */
+export const FLOOR_GOALS: { figure: ClientFigure; label: string; unit: 'kB' | 'ms'; of: 'grid alone' | 'react-admin'; ratio?: number; plusKb?: number }[] = [
+  { figure: 'jsList', label: 'JS to a list', unit: 'kB', of: 'grid alone', plusKb: 30 },
+  { figure: 'rows500', label: '500 rows: response to paint', unit: 'ms', of: 'grid alone', ratio: 1.3 },
+  { figure: 'expand', label: 'details row expand', unit: 'ms', of: 'react-admin', ratio: 1 },
+  { figure: 'loginToRows', label: 'login to first rows (typed at once)', unit: 'ms', of: 'react-admin', ratio: 0.8 },
+];
+/** Item 1: the device lookup against /healthz in the same rounds, and under two heavy list loops against itself idle. */
+export const LOOKUP_OF_HEALTH: Goal[] = [
+  { on: 'ratio', min: 0.8 },
+  { on: 'p99', max: 5 },
+];
+export const LOOKUP_BUSY: Goal[] = [{ on: 'ratio', min: 0.8 }];
+/** Item 2: the fleet simulation's measure within 25 % of the capacity model's prediction. */
+export const FLEET_GOALS: Goal[] = [{ on: 'ratio', min: 0.75, max: 1.25 }];
+
 export type Verdict = 'met' | 'not met' | 'no goal' | 'failed';
 
 export const ratioOf = (f: Figure): number | undefined => f.ratio ?? (f.baseline ? f.value / f.baseline.value : undefined);
@@ -83,6 +102,8 @@ export function verdict(f: Figure): Verdict {
 const number = (n: number, unit: Unit) => {
   if (Number.isNaN(n)) return '-';
   if (unit === 'kB') return `${n.toFixed(1)} kB`;
+  if (unit === 's') return `${n.toFixed(1)} s`;
+  if (unit === 'rows' || unit === 'cases') return `${Math.round(n).toLocaleString('en')} ${unit}`;
   if (unit === 'ms') return `${n < 10 ? n.toFixed(1) : Math.round(n).toLocaleString('en')} ms`;
   return `${n < 10 ? n.toFixed(1) : Math.round(n).toLocaleString('en')} req/s`;
 };
@@ -104,8 +125,8 @@ export function cells(f: Figure): string[] {
 }
 
 /** The figures as one aligned Markdown table, with a line counting the figures that meet their goal. */
-export function table(figures: Figure[]): string {
-  const header = ['figure', 'value', 'baseline (same run)', 'ratio', 'goal (issue 14)', 'met?'];
+export function table(figures: Figure[], issue = 14): string {
+  const header = ['figure', 'value', 'baseline (same run)', 'ratio', `goal (issue ${issue})`, 'met?'];
   const rows = figures.map(cells);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (row: string[]) => `| ${row.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;

@@ -22,8 +22,9 @@ import { ADMIN, TEST_DATABASE_URL, startApp, type Dialect } from '../tests/serve
 import { load, lookupPaths, seed, type Load } from './lookup.ts';
 import { option } from './options.ts';
 
-const ROWS = Number(option('rows', '20000'));
-const DURATION_MS = Number(option('seconds', process.env.BENCH_SECONDS ?? '3')) * 1000;
+/** The rows per filled table and each case's measured time: --rows and --seconds, or what the caller of listsAtScale asks. */
+let ROWS = Number(option('rows', '20000'));
+let DURATION_MS = Number(option('seconds', process.env.BENCH_SECONDS ?? '3')) * 1000;
 /** Clients looping a list call (autocannon -c 10 in the issue's measurements). */
 const CLIENTS = 10;
 const CHUNK = 1000;
@@ -36,7 +37,7 @@ const WARM_UP_MS = 500;
 const ROUNDS = Number(option('rounds', '5'));
 const ROUND_MS = Number(option('round-seconds', '1')) * 1000;
 /** Which cases run: `lists` (the list calls), `busy` (the rows under the heavy loops) or `all`. */
-const CASES = option('cases', 'all');
+let CASES = option('cases', 'all');
 
 const VERSIONS = Array.from({ length: 40 }, (_, i) => `1.${i}.${i % 10}`);
 const WHITELABELS = ['aurora', 'nordtv', 'kinomax'];
@@ -346,7 +347,14 @@ export interface ListFigures {
   byDialect: Map<Dialect, Row[] | string>;
 }
 
-export async function listsAtScale(): Promise<ListFigures> {
+/** Whether a list case meets its goal (>= LIST_RATIO of /healthz around it, p99 <= LIST_P99_MS). */
+export const listMet = (row: Row): boolean => row.r.rps / row.against.rps >= LIST_RATIO && row.r.p99 <= LIST_P99_MS;
+
+/** `settings` (from a report that runs the lists among other parts) override the command line's --rows, --seconds and --cases. */
+export async function listsAtScale(settings: { rows?: number; seconds?: number; cases?: 'all' | 'lists' | 'busy' } = {}): Promise<ListFigures> {
+  if (settings.rows !== undefined) ROWS = settings.rows;
+  if (settings.seconds !== undefined) DURATION_MS = settings.seconds * 1000;
+  if (settings.cases !== undefined) CASES = settings.cases;
   const only = option('dialect', '');
   const results = new Map<Dialect, Row[] | string>();
   for (const dialect of ['sqlite', 'postgres'] as Dialect[]) {
@@ -358,7 +366,7 @@ export async function listsAtScale(): Promise<ListFigures> {
     }
   }
   const names = [...results.values()].find((v): v is Row[] => Array.isArray(v))?.map((r) => r.name) ?? [];
-  const met = (row: Row) => row.r.rps / row.against.rps >= LIST_RATIO && row.r.p99 <= LIST_P99_MS;
+  const met = listMet;
   const cell = (row?: Row) =>
     row
       ? `${row.r.rps.toFixed(row.r.rps < 10 ? 1 : 0).padStart(7)} req/s p99 ${(Number.isNaN(row.r.p99) ? '-' : row.r.p99.toFixed(0)).padStart(5)} ms ${(row.ratio ?? row.r.rps / row.against.rps).toFixed(3).padStart(6)}x${row.r.errors ? ` ${row.r.errors} err` : ''}${row.kind === 'busy' ? ` (lists ${Math.round(row.r.admin / (ROUND_MS / 1000))}/s)` : ''}${row.kind === 'list' ? (met(row) ? ' met' : ' NOT MET') : ''}`

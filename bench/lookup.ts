@@ -228,3 +228,6 @@ export async function lookupThroughput(): Promise<void> {
   console.log(`lookup against its goals (issue 34, item 1; median of ${ROUNDS} rounds, load ${loadavg().map((n) => n.toFixed(1)).join(' ')}):`);
   for (const [label, rounds] of results) report(label, rounds);
 }
+
+/** The realistic rounds of one dialect, for issue 34's one table (bench/scale.ts): the same runs lookupThroughput prints. */
+export const lookupRounds = (dialect: Dialect): Promise<LookupRound[]> => realistic(dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL', dialect);

@@ -5,10 +5,10 @@
 const fromNpm = (name: string): string | undefined => process.env[`npm_config_${name.replace(/-/g, '_')}`];
 
 /** Every flag of the benches that takes a value (npm turns each into a switch when `--` is missing). */
-const VALUED = ['rows', 'keep', 'seconds', 'rounds', 'round-seconds', 'dialect', 'read-workers', 'heavy', 'runs', 'lines', 'file-lines', 'ip-lines', 'before', 'mib', 'cases', 'logins', 'burst'];
+const VALUED = ['rows', 'keep', 'seconds', 'rounds', 'round-seconds', 'dialect', 'read-workers', 'heavy', 'runs', 'lines', 'file-lines', 'ip-lines', 'before', 'mib', 'cases', 'logins', 'burst', 'list-seconds', 'hour-seconds'];
 
-/** What the scale report may skip with `--no-name`. */
-const SWITCHES = ['lists', 'client', 'ip-import', 'json-body'];
+/** What the scale report and issue 34's report may skip with `--no-name`. */
+const SWITCHES = ['lists', 'client', 'ip-import', 'json-body', 'lookup', 'fleet'];
 
 /** The positionals: the bench's name, unless npm left a flag's value in its place (`npm run bench --rows 5`). */
 const positionals = () => process.argv.slice(2).filter((a) => !a.startsWith('--'));

@@ -1,5 +1,10 @@
 // Benchmarks (never part of npm test): prints figures, compared as ratios measured in one run.
-//   npm run bench            bundle sizes in Chromium (needs `npx vite build`), API throughput and the device lookup on a temporary database, SQLite durability
+//   npm run bench            issue 34's report (bench/scale.ts issue34Report): the device lookup against /healthz and under heavy lists on
+//                            both dialects, the lists at 100,000 rows (every case the manifests generate: cases met / total, the worst),
+//                            the panel against the grid alone and react-admin, the fleet's day against the capacity model; then ONE
+//                            table of ratios with their goals (met / not met) and the load average at the start and the end
+//   npm run bench -- all --rows 1000000 [--keep DIR] [--dialect D] [--list-seconds 1] [--runs 3] [--hour-seconds 4] [--no-lookup] [--no-lists] [--no-client] [--no-fleet]
+//   npm run bench bundle | api | durability   bundle sizes in Chromium (needs `npx vite build`), API throughput, SQLite durability
 //   npm run bench -- --rows N [--no-lists] [--no-client] [--no-ip-import] [--no-json-body] ...   (also `npm run bench -- scale ...`)
 //                            issue 14's scale report (bench/scale.ts): lists at N rows (default 20,000) on both dialects, /healthz and
 //                            the lookup under heavy lists, the panel against react-admin, the IP import, a 51 MiB JSON body; then ONE
@@ -33,7 +38,7 @@ import { readWorkers } from './read-workers.ts';
 import { jsonBody } from './json-body.ts';
 import { lostUpdate } from './lost-update.ts';
 import { floods } from './floods.ts';
-import { scaleReport } from './scale.ts';
+import { issue34Report, scaleReport } from './scale.ts';
 import { deviceFlood } from './device-flood.ts';
 import { fleet } from './fleet.ts';
 import { capacityDoc } from './capacity-doc.ts';
@@ -43,11 +48,12 @@ import { benchName } from './options.ts';
 const which = benchName();
 const NAMES = ['all', 'scale', 'bundle', 'api', 'lookup', 'durability', 'ip-import', 'export', 'fuzz', 'lists', 'client', 'read-workers', 'json-body', 'lost-update', 'device-flood', 'floods', 'fleet', 'capacity-doc', 'lighthouse'];
 if (!NAMES.includes(which)) throw new Error(`npm run bench: no bench named "${which}" (known: ${NAMES.join(', ')})`);
+if (which === 'all') await issue34Report();
 if (which === 'scale') await scaleReport();
-if (which === 'all' || which === 'bundle') await bundleSizes();
-if (which === 'all' || which === 'api') await apiThroughput();
-if (which === 'all' || which === 'lookup') await lookupThroughput();
-if (which === 'all' || which === 'durability') await durability();
+if (which === 'bundle') await bundleSizes();
+if (which === 'api') await apiThroughput();
+if (which === 'lookup') await lookupThroughput();
+if (which === 'durability') await durability();
 if (which === 'ip-import') await ipImport(process.argv.slice(3));
 if (which === 'export') await exportMemory();
 if (which === 'fuzz') await fuzz(process.argv[3] ? Number(process.argv[3]) : undefined, process.argv[4] ? Number(process.argv[4]) : undefined);

@@ -13,7 +13,9 @@ import { buildPanel, clientFigures } from './client.ts';
 import { ipImport } from './ip-import.ts';
 import { jsonBody } from './json-body.ts';
 import { table, type Figure } from './goals.ts';
-import { clientTable, ipImportFigures, jsonBodyFigures, listFigures } from './figures.ts';
+import { clientTable, fleetFigures, floorTable, ipImportFigures, jsonBodyFigures, listFigures, listSummary, lookupFigures } from './figures.ts';
+import { lookupRounds } from './lookup.ts';
+import { fleet } from './fleet.ts';
 import { enabled, option } from './options.ts';
 
 /** A part that failed is one row saying so; the others still run. */
@@ -26,9 +28,35 @@ async function part(name: string, figures: Figure[], measure: () => Promise<Figu
   }
 }
 
+const machine = () => `${cpus().length} cores, load ${loadavg().map((n) => n.toFixed(1)).join(' ')}`;
+
+/**
+ * Issue 34's report (`npm run bench`, the default `all`): the device lookup against /healthz and under two heavy list
+ * loops on both dialects (bench/lookup.ts), the lists at --rows (default 100,000; 1,000,000 on request, with --keep to
+ * reuse the filled tables) summarised per dialect as cases met / total and the worst case, the panel against the grid
+ * alone and react-admin (bench/client.ts), and the fleet's day against the capacity model (bench/fleet.ts); then ONE
+ * table of them with the issue's goals, and the load average at the start and the end.
+ *   npm run bench [-- all --rows 1000000 --keep DIR --dialect sqlite|postgres --list-seconds 1 --runs 3 --hour-seconds 4
+ *     --no-lookup --no-lists --no-client --no-fleet]
+ */
+export async function issue34Report(): Promise<void> {
+  const started = Date.now();
+  const rows = Number(option('rows', '100000'));
+  const only = option('dialect', '');
+  const dialects = (['sqlite', 'postgres'] as const).filter((d) => !only || d === only);
+  const atStart = machine();
+  console.log(`issue 34 report, ${new Date().toISOString()}, ${atStart}`);
+  const figures: Figure[] = [];
+  if (enabled('lookup')) for (const d of dialects) await part(`${d}: device lookup`, figures, async () => lookupFigures(d, await lookupRounds(d)));
+  if (enabled('lists')) await part('lists', figures, async () => listSummary(await listsAtScale({ rows, seconds: Number(option('list-seconds', '1')), cases: 'lists' })));
+  if (enabled('client')) await part('client', figures, async () => floorTable(await clientFigures(undefined, Number(option('runs', '3')))));
+  if (enabled('fleet')) await part('fleet', figures, async () => fleetFigures(await fleet(Number(option('hour-seconds', '4')))));
+  console.log(`\nissue 34: ${((Date.now() - started) / 60_000).toFixed(1)} min, lists at ${rows.toLocaleString('en')} rows; at the start ${atStart}; at the end ${machine()} (a shared machine: the ratios are the figures to read)`);
+  console.log(table(figures, 34));
+}
+
 export async function scaleReport(): Promise<void> {
   const started = Date.now();
-  const machine = () => `${cpus().length} cores, load ${loadavg().map((n) => n.toFixed(1)).join(' ')}`;
   const rows = Number(option('rows', '20000'));
   const dialect = option('dialect', '');
   console.log(`scale report at ${rows.toLocaleString('en')} rows, ${new Date().toISOString()}, ${machine()}`);
