@@ -1,43 +1,35 @@
 // Builds the whole server from the manifests: database, tables, routes, auth, audit, live socket, panel.
 // Tests call buildApp() and use inject(); server/main.ts calls it and listens.
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
-import cors from '@fastify/cors';
-import compress from '@fastify/compress';
 import { loadConfig, type Config } from './config.ts';
-import { installErrorHandlers } from './errors.ts';
 import { loadManifestDir } from './manifests.ts';
-import { openDatabase } from './db/database.ts';
-import { syncSchema } from './db/sync.ts';
-import { noteCall, readsFor } from './db/read-pool.ts';
-import { runMigrations } from './migrations/index.ts';
 import { buildModel, type EntityModel } from './model/model.ts';
-import type { Engine } from './core/context.ts';
-import { registerCrudRoutes } from './crud/routes.ts';
-import { registerCsvExports } from './crud/export.ts';
-import { checkPublicActions, serverActions, type ServerActions } from './actions/index.ts';
-import { createAuditLog, registerRefusalAudit } from './plugins/audit.ts';
-import { checkAccountsModel, ensureFirstAdmin, registerAuth } from './plugins/auth.ts';
-import { createLiveHub, liveAudiences } from './core/live-hub.ts';
-import { createChangeFeed } from './core/changes.ts';
-import { registerLive } from './plugins/live.ts';
-import { registerLiveLists } from './plugins/live-lists.ts';
-import { availableHosts, isApiPath, registerPanel } from './plugins/panel.ts';
-import { registerUploads } from './plugins/uploads.ts';
-import { BUILDS_FOLDER } from './builds/builds.ts';
-import { registerAssets, uploadFolders } from './plugins/assets.ts';
-import { registerGitlab } from './gitlab/pipelines.ts';
-import { registerBrowserSecurity } from './plugins/browser-security.ts';
+import { plant, registerPlugins } from './core/plugin-tree.ts';
+import { crudPlugin } from './crud/routes.ts';
+import { exportsPlugin } from './crud/export.ts';
 import { recoverFiles } from './crud/file-journal.ts';
+import { checkPublicActions, serverActions, type ServerActions } from './actions/index.ts';
+import { devicePlugin } from './actions/device/plugin.ts';
+import { auditPlugin } from './plugins/audit.ts';
+import { authPlugin, checkAccountsModel } from './plugins/auth.ts';
+import { liveHubPlugin, livePlugin } from './plugins/live.ts';
+import { availableHosts, panelPlugin } from './plugins/panel.ts';
+import { uploadsPlugin } from './plugins/uploads.ts';
+import { BUILDS_FOLDER } from './builds/builds.ts';
+import { assetsPlugin, uploadFolders } from './plugins/assets.ts';
+import { gitlabPlugin } from './gitlab/pipelines.ts';
+import { browserSecurityPlugin } from './plugins/browser-security.ts';
 import type { AttemptLimits } from './plugins/rate-limit.ts';
 import { loggerOptions, type LogDestination } from './logging.ts';
-import { registerPublicRateLimit } from './plugins/public-rate-limit.ts';
-import { registerDeviceLookup } from './actions/device/lookup.ts';
-import { registerDeviceWrites } from './actions/device/budget.ts';
-import { bridgeChanges } from './plugins/change-bridge.ts';
-import { whileLocked } from './db/locks.ts';
-import { connectRedis } from './plugins/redis.ts';
-import { registerJsonBodies } from './plugins/json-body.ts';
-import { registerApiDocs, registerContract } from './openapi/routes.ts';
+import { publicRateLimitPlugin } from './plugins/public-rate-limit.ts';
+import { changesPlugin } from './plugins/change-bridge.ts';
+import { bodiesPlugin } from './plugins/json-body.ts';
+import { contractPlugin, docsPlugin } from './openapi/routes.ts';
+import { corsPlugin, compressPlugin } from './plugins/http.ts';
+import { manifestsPlugin } from './plugins/manifests.ts';
+import { dbPlugin } from './plugins/database.ts';
+import { enginePlugin } from './plugins/engine.ts';
+import { errorsPlugin } from './plugins/errors.ts';
 
 export interface BuildOptions {
   config?: Partial<Config>;
@@ -50,17 +42,6 @@ export interface BuildOptions {
   /** Told of every route as it is registered (tests check that /openapi.json describes them all). */
   onRoute?: (route: RouteOptions) => void;
 }
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    engine: Engine;
-    /** Set when this start created the first admin; `password` only when it was generated. */
-    firstAdmin?: { email: string; password?: string };
-  }
-}
-
-/** Text answers worth compressing: JSON, HTML, CSV, CSS and scripts; not octet-stream (build files) nor images. */
-const COMPRESSIBLE = /^text\/(?!event-stream)|[+/]json(?:;|$)|javascript(?:;|$)/;
 
 /** Largest body of a call that sets no limit of its own (login, logout); the manifests' calls size theirs. */
 export const BODY_LIMIT = 16 * 1024;
@@ -90,6 +71,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   }
 
   checkPublicActions(manifests, actions.handlers);
+  checkAccountsModel({ accounts });
   const app = Fastify({
     logger: loggerOptions(options.logger),
     bodyLimit: BODY_LIMIT,
@@ -99,92 +81,52 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     // untrusted hop could pick their own address (and their own rate-limit bucket).
     trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
   });
-  const database = openDatabase({ ...config, log: options.log });
-  const reads = readsFor(config, database);
-  const engine: Engine = {
-    db: database.db,
-    caps: database.caps,
-    health: database.health,
-    log: app.log,
-    manifests,
-    models,
-    accounts,
-    audit: createAuditLog([...models.values()].find((m) => m.manifest.provides === 'audit-log')),
-    live: createLiveHub(liveAudiences(manifests)),
-    changes: createChangeFeed(),
-    dataDir: config.dataDir,
-    sessions: { idleMs: config.sessionIdleMs, lifetimeMs: config.sessionLifetimeMs },
-    actions,
-    listCountLimit: config.listCountLimit,
-    reads,
-  };
-  checkAccountsModel(engine);
-
-  app.decorate('engine', engine);
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
-  registerJsonBodies(app);
-  // The list reads yield longer while the busy event loop also serves other calls (server/db/read-pool.ts).
-  app.addHook('onRequest', (_request, _reply, done) => {
-    noteCall();
-    done();
-  });
-  // A call refused part way through its body (an upload past its limit) reads and drops the rest, as Node does for a
-  // body never read: left paused, its connection stayed open after the answer, unnoticed when the client went
-  // away, and a stop waited on it. (Closing it instead makes clients that are still sending lose the answer.)
-  app.addHook('onError', (request, _reply, _error, done) => {
-    if (!request.raw.complete && request.raw.isPaused()) request.raw.resume();
-    done();
-  });
-  app.addHook('onClose', async () => {
-    await reads.close();
-    await database.close();
-  });
-  try {
-    // One process at a time (several may start at once on one PostgreSQL): each table and admin is made once.
-    app.firstAdmin = await whileLocked(engine.db, engine.caps, 'start', async () => {
-      await syncSchema(engine.db, engine.caps, [...models.values()], config.databaseUrl);
-      await runMigrations(engine.db, engine.caps);
-      // Files and rows agree before the first request: interrupted writes are finished or undone.
-      await recoverFiles(engine, uploadFolders(manifests));
-      return ensureFirstAdmin(engine, config.adminEmail, config.adminPassword);
-    });
-  } catch (error) {
-    await reads.close();
-    await database.close();
-    throw error;
-  }
-
-  if (config.corsOrigins.length) await app.register(cors, { origin: config.corsOrigins });
-  // Answers, /docs and CSV exports compressed (brotli or gzip, as the client accepts) from 1 KiB on; the panel's own
-  // assets are compressed at build and served as they are. Request bodies are never inflated: a compressed body
-  // would slip past the body limits, which count the bytes received. Uploaded files (images, builds) are left alone.
-  await app.register(compress, { globalDecompression: false, customTypes: COMPRESSIBLE });
   const fileFolders = [...uploadFolders(manifests), BUILDS_FOLDER];
-  registerBrowserSecurity(app, { panelHosts, publicUrl: config.publicUrl, filePrefixes: fileFolders.map((f) => `/${f}/`) });
-  await registerUploads(app);
-  const hasPanel = await registerPanel(app, config);
-  installErrorHandlers(app, hasPanel ? (url) => !isApiPath(url) : undefined);
-  // Before every route of the API: the document is read from the routes registered after it.
-  if (config.apiDocs !== false) await registerContract(app, { manifests, fileFolders });
-  registerAuth(app, engine, options.loginLimits);
-  registerRefusalAudit(app, engine);
-  registerPublicRateLimit(app, config.publicRateLimit, config.redisUrl ? { url: config.redisUrl, prefix: config.redisPrefix, log: options.log } : undefined);
-  registerDeviceLookup(app, engine, config.publicUrl, panelHosts);
-  const deviceWriteBudget = registerDeviceWrites(engine, config.deviceWrites);
-  app.addHook('onClose', async () => deviceWriteBudget.close());
-  bridgeChanges(app, engine, config.databaseUrl);
-  registerCrudRoutes(app, engine, manifests);
-  registerCsvExports(app, engine, manifests);
-  await registerAssets(app, config.dataDir, fileFolders);
-  const io = registerLive(app, engine, {
-    panelHosts,
-    corsOrigins: config.corsOrigins,
-    adapter: await connectRedis(app, config),
-    limits: { socketsPerSession: config.liveSocketsPerSession, eventsPerSecond: config.liveEventsPerSecond },
-  });
-  const stopLiveLists = registerLiveLists(engine, io);
-  app.addHook('onClose', async () => stopLiveLists());
-  registerGitlab(app, engine, config.gitlab);
-  if (config.apiDocs !== false) registerApiDocs(app);
+  const apiDocs = config.apiDocs !== false;
+  // The server's plugins, as a set: each declares its name and what it depends on (docs/reference.md, "The server's
+  // plugins"), and registerPlugins derives the order (server/core/plugin-tree.ts). Ties go in the order listed.
+  await registerPlugins(app, [
+    plant(bodiesPlugin, {}),
+    plant(manifestsPlugin, { manifests, models, accounts, actions }),
+    plant(dbPlugin, {
+      database: { ...config, log: options.log },
+      admin: { email: config.adminEmail, password: config.adminPassword },
+      // Files and rows agree before the first request: interrupted writes are finished or undone.
+      recover: ({ db, models: tables }) => recoverFiles({ db, models: tables, dataDir: config.dataDir }, uploadFolders(manifests)),
+    }),
+    plant(auditPlugin, {}),
+    plant(liveHubPlugin, {}),
+    plant(changesPlugin, { databaseUrl: config.databaseUrl }),
+    plant(enginePlugin, {
+      dataDir: config.dataDir,
+      sessions: { idleMs: config.sessionIdleMs, lifetimeMs: config.sessionLifetimeMs },
+      listCountLimit: config.listCountLimit,
+    }),
+    plant(corsPlugin, { origins: config.corsOrigins }),
+    plant(compressPlugin, {}),
+    plant(browserSecurityPlugin, { panelHosts, publicUrl: config.publicUrl, filePrefixes: fileFolders.map((f) => `/${f}/`) }),
+    plant(uploadsPlugin, {}),
+    plant(panelPlugin, config),
+    plant(errorsPlugin, {}),
+    plant(contractPlugin, { enabled: apiDocs, manifests, fileFolders }),
+    plant(authPlugin, { limits: options.loginLimits }),
+    plant(publicRateLimitPlugin, {
+      limit: config.publicRateLimit,
+      shared: config.redisUrl ? { url: config.redisUrl, prefix: config.redisPrefix, log: options.log } : undefined,
+    }),
+    plant(devicePlugin, { publicUrl: config.publicUrl, panelHosts, writes: config.deviceWrites }),
+    plant(crudPlugin, {}),
+    plant(exportsPlugin, {}),
+    plant(assetsPlugin, { dataDir: config.dataDir, folders: fileFolders }),
+    plant(livePlugin, {
+      panelHosts,
+      corsOrigins: config.corsOrigins,
+      redis: config,
+      limits: { socketsPerSession: config.liveSocketsPerSession, eventsPerSecond: config.liveEventsPerSecond },
+    }),
+    plant(gitlabPlugin, { gitlab: config.gitlab }),
+    plant(docsPlugin, { enabled: apiDocs }),
+  ]);
   return app;
 }

@@ -7,7 +7,7 @@ import type { EntityModel } from '../model/model.ts';
 const alias = (relation: string) => `r_${relation}`;
 
 /** SQL reference of a field checked against the manifest: own field, or relation.field. */
-export function columnRef(engine: Engine, model: EntityModel, field: string): { ref: string; kind: ColumnKind } {
+export function columnRef(engine: Pick<Engine, 'caps' | 'db' | 'models'>, model: EntityModel, field: string): { ref: string; kind: ColumnKind } {
   const dot = field.indexOf('.');
   if (dot < 0) {
     if (!model.hasColumn(field)) throw new Error(`${model.entity} has no column ${field}`);
@@ -41,7 +41,7 @@ export function fromDb(kind: ColumnKind, value: unknown): unknown {
   }
 }
 
-export function toDb(engine: Engine, kind: ColumnKind, value: unknown): unknown {
+export function toDb(engine: Pick<Engine, 'caps' | 'db' | 'models'>, kind: ColumnKind, value: unknown): unknown {
   if (value === null || value === undefined) return null;
   if (kind === 'boolean') return engine.caps.toDbBoolean(Boolean(value));
   if (kind === 'json') return JSON.stringify(value);
@@ -49,7 +49,7 @@ export function toDb(engine: Engine, kind: ColumnKind, value: unknown): unknown 
 }
 
 /** SELECT of readable own columns plus each relation's shown fields, from `table as t`. */
-export function selectRows(engine: Engine, model: EntityModel, db: Kysely<any> = engine.db): SelectQueryBuilder<any, any, any> {
+export function selectRows(engine: Pick<Engine, 'caps' | 'db' | 'models'>, model: EntityModel, db: Kysely<any> = engine.db): SelectQueryBuilder<any, any, any> {
   let query = joinRelations(engine, model, db.selectFrom(`${model.table} as t`));
   query = query.select(model.readable.map((f) => `t.${f}`));
   for (const relation of model.manifest.relations ?? []) {
@@ -60,7 +60,7 @@ export function selectRows(engine: Engine, model: EntityModel, db: Kysely<any> =
   return query;
 }
 
-export function joinRelations(engine: Engine, model: EntityModel, query: SelectQueryBuilder<any, any, any>) {
+export function joinRelations(engine: Pick<Engine, 'caps' | 'db' | 'models'>, model: EntityModel, query: SelectQueryBuilder<any, any, any>) {
   for (const relation of model.manifest.relations ?? []) {
     const target = engine.models.get(relation.entity)!;
     query = query.leftJoin(`${target.table} as ${alias(relation.name)}`, `${alias(relation.name)}.id`, `t.${relation.field}`);
@@ -69,7 +69,7 @@ export function joinRelations(engine: Engine, model: EntityModel, query: SelectQ
 }
 
 /** A stored row as the API returns it: own readable fields, relations nested, compose objects built. */
-export function present(engine: Engine, model: EntityModel, row: Record<string, unknown>): Record<string, unknown> {
+export function present(engine: Pick<Engine, 'caps' | 'db' | 'models'>, model: EntityModel, row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of model.readable) out[field] = fromDb(model.kindOf(field), row[field]);
   for (const relation of model.manifest.relations ?? []) {
@@ -89,7 +89,7 @@ export function present(engine: Engine, model: EntityModel, row: Record<string, 
   return out;
 }
 
-export async function readOne(engine: Engine, model: EntityModel, id: number, db: Kysely<any> = engine.db) {
+export async function readOne(engine: Pick<Engine, 'caps' | 'db' | 'models'>, model: EntityModel, id: number, db: Kysely<any> = engine.db) {
   const row = await selectRows(engine, model, db).where('t.id', '=', id).executeTakeFirst();
   return row ? present(engine, model, row) : undefined;
 }

@@ -3,6 +3,8 @@
 import { Readable } from 'node:stream';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { BEFORE_ROUTES } from '../core/plugin-tree.ts';
 import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { ActionDecl, ColumnDecl, FieldSchema, Manifest } from '../../kernel/manifest/types.ts';
 import { requireRoles } from '../plugins/auth.ts';
@@ -182,3 +184,11 @@ function registerExport(app: FastifyInstance, engine: Engine, manifest: Manifest
     },
   });
 }
+
+/** The `exports` plugin: `<list path>/export.csv` beside each list call of `crud`. */
+export const exportsPlugin = fp(async (app: FastifyInstance) => registerCsvExports(app, app.engine, app.manifests), {
+  name: 'exports',
+  dependencies: ['engine', 'auth', 'crud', ...BEFORE_ROUTES],
+  decorators: { fastify: ['engine', 'manifests'] },
+  fastify: '5.x',
+});

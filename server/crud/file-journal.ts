@@ -7,6 +7,9 @@ import { access, open, readdir, readFile, rename, rm, rmdir } from 'node:fs/prom
 import { dirname, join, sep } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Engine } from '../core/context.ts';
+
+/** What the start's recovery reads: the tables, their models and DATA_DIR. */
+type FileRecovery = Pick<Engine, 'db' | 'models' | 'dataDir'>;
 import { STAGING, localPath, storedFileFields } from '../core/file-paths.ts';
 
 /** Engine bookkeeping, created at start like schema_migrations: one row per committed write that moved files. */
@@ -100,7 +103,7 @@ async function readJournal(path: string): Promise<Journal> {
 }
 
 /** Finishes or undoes the file moves of writes a crash interrupted. */
-async function replayJournals(engine: Engine, staging: string, names: string[]): Promise<void> {
+async function replayJournals(engine: FileRecovery, staging: string, names: string[]): Promise<void> {
   for (const name of names.filter((n) => n.endsWith('.journal'))) {
     const journal = await readJournal(join(staging, name));
     const committed = journal.id
@@ -117,7 +120,7 @@ async function replayJournals(engine: Engine, staging: string, names: string[]):
 }
 
 /** Stored files every row names, as absolute paths. */
-async function namedFiles(engine: Engine) {
+async function namedFiles(engine: FileRecovery) {
   const named = new Set<string>();
   for (const model of engine.models.values()) {
     const fields = [...storedFileFields(model)];
@@ -137,7 +140,7 @@ async function namedFiles(engine: Engine) {
  * what dead processes left, and removes files under `folders` (DATA_DIR-relative) that no row names.
  * @example await recoverFiles(engine, ['whitelabels'])
  */
-export async function recoverFiles(engine: Engine, folders: string[]): Promise<void> {
+export async function recoverFiles(engine: FileRecovery, folders: string[]): Promise<void> {
   await ensureFileWritesTable(engine.db);
   const staging = join(engine.dataDir, STAGING);
   const leftovers = (await readdir(staging).catch(() => [] as string[])).filter((name) => !ownerAlive(name));

@@ -22,7 +22,7 @@ export interface KeptRows {
 }
 
 /** The relations of every entity that point at `model` and forbid deleting a referenced row. */
-export function restrictingRelations(engine: Engine, model: EntityModel): { from: EntityModel; relation: Relation }[] {
+export function restrictingRelations(engine: Pick<Engine, 'caps' | 'models'>, model: EntityModel): { from: EntityModel; relation: Relation }[] {
   const found: { from: EntityModel; relation: Relation }[] = [];
   for (const from of engine.models.values()) {
     for (const relation of from.manifest.relations ?? []) {

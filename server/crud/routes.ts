@@ -1,6 +1,8 @@
 // Registers every action of every manifest at its exact method and path, behind its role rule. The role is
 // checked when the request arrives, before any body is read, and each call reads no more body than it needs.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { BEFORE_ROUTES } from '../core/plugin-tree.ts';
 import type { ActionDecl, Manifest } from '../../kernel/manifest/types.ts';
 import { AppError } from '../errors.ts';
 import { requireRoles, type AuthUser } from '../plugins/auth.ts';
@@ -118,3 +120,14 @@ export function registerCrudRoutes(app: FastifyInstance, engine: Engine, manifes
     }
   }
 }
+
+/**
+ * The `crud` plugin: every call of every manifest. After `auth` (request.user, the role rules), `uploads` (multipart),
+ * `public-rate-limit` (the public calls' gate) and `device` (whose onRoute hook wraps the lookup's routes).
+ */
+export const crudPlugin = fp(async (app: FastifyInstance) => registerCrudRoutes(app, app.engine, app.manifests), {
+  name: 'crud',
+  dependencies: ['engine', 'auth', 'uploads', 'public-rate-limit', 'device', ...BEFORE_ROUTES],
+  decorators: { fastify: ['engine', 'manifests', 'publicBuckets'] },
+  fastify: '5.x',
+});

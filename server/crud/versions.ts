@@ -25,7 +25,7 @@ export function takeVersion(model: EntityModel, input: Record<string, unknown>):
 const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
 
 /** Refuses the write when the stored record (read locked, in the write's transaction) is not the version the caller saw. */
-export async function checkVersion(engine: Engine, model: EntityModel, current: Record<string, unknown>, expected: string | undefined, db: Kysely<any>) {
+export async function checkVersion(engine: Pick<Engine, 'audit'>, model: EntityModel, current: Record<string, unknown>, expected: string | undefined, db: Kysely<any>) {
   if (expected === undefined) return;
   const stored = current[VERSION_FIELD];
   if (typeof stored === 'string' && Date.parse(stored) === Date.parse(expected)) return;

@@ -4,6 +4,8 @@
 // open Pipelines screens hear of it on the live socket, and a success reloads that whitelabel's builds.
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { BEFORE_ROUTES } from '../core/plugin-tree.ts';
 import type { GitlabConfig } from '../config.ts';
 import type { Engine } from '../core/context.ts';
 import { AppError, fieldError, notFound, unauthorized } from '../errors.ts';
@@ -250,3 +252,11 @@ export function registerGitlab(app: FastifyInstance, engine: Engine, config: Git
   });
   return service;
 }
+
+/** The `gitlab` plugin: the pipeline webhook and poller, kept per Engine (gitlabOf). */
+export const gitlabPlugin = fp(
+  async (app: FastifyInstance, options: { gitlab: GitlabConfig }) => {
+    registerGitlab(app, app.engine, options.gitlab);
+  },
+  { name: 'gitlab', dependencies: ['engine', 'auth', ...BEFORE_ROUTES], decorators: { fastify: ['engine'] }, fastify: '5.x' },
+);

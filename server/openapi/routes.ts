@@ -5,6 +5,8 @@
 import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { BEFORE_ROUTES } from '../core/plugin-tree.ts';
 import type { Manifest } from '../../kernel/manifest/types.ts';
 import { ERROR_CODES } from '../error-codes.ts';
 import { ROLES } from '../../kernel/roles.ts';
@@ -131,3 +133,22 @@ export function registerApiDocs(app: FastifyInstance): void {
     return reply.header('content-security-policy', DOCS_CSP).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page);
   });
 }
+
+/**
+ * The `contract` plugin: @fastify/swagger, before every route of the API (BEFORE_ROUTES), since it documents the routes
+ * registered after it. `enabled` false (API_DOCS=off): nothing registers.
+ */
+export const contractPlugin = fp(
+  async (app: FastifyInstance, options: ContractOptions & { enabled: boolean }) => {
+    if (options.enabled) await registerContract(app, options);
+  },
+  { name: 'contract', fastify: '5.x' },
+);
+
+/** The `docs` plugin: GET /openapi.json and /docs, read from `contract`'s document (nothing when it is off). */
+export const docsPlugin = fp(
+  async (app: FastifyInstance, options: { enabled: boolean }) => {
+    if (options.enabled) registerApiDocs(app);
+  },
+  { name: 'docs', dependencies: BEFORE_ROUTES, fastify: '5.x' },
+);

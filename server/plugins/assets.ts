@@ -4,6 +4,8 @@
 import { extname, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import fp from 'fastify-plugin';
+import { BEFORE_ROUTES } from '../core/plugin-tree.ts';
 import type { Manifest } from '../../kernel/manifest/types.ts';
 import { localPath } from '../core/file-paths.ts';
 
@@ -77,3 +79,10 @@ function safeDecode(path: string): string {
     return path;
   }
 }
+
+/** The `assets` plugin: the stored files' folders under DATA_DIR, each at /<folder>/ (as above). */
+export const assetsPlugin = fp(async (app: FastifyInstance, options: { dataDir: string; folders: string[] }) => registerAssets(app, options.dataDir, options.folders), {
+  name: 'assets',
+  dependencies: BEFORE_ROUTES,
+  fastify: '5.x',
+});

@@ -3,9 +3,17 @@
 // touched (for "who changed it") and how a refused call ended; every text is made safe to read as one line.
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import fp from 'fastify-plugin';
 
 import type { EntityModel } from '../model/model.ts';
 import type { Actor, AuditExtra, AuditLog } from '../core/audit-log.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The users log (`provides: audit-log`; none: writes nothing). */
+    audit: AuditLog;
+  }
+}
 
 export const AUDIT_FIELDS = ['userId', 'userRole', 'userEmail', 'baseUrl', 'routePath', 'createdAt'];
 
@@ -179,3 +187,15 @@ export function registerRefusalAudit(app: FastifyInstance, engine: AuditTarget, 
     await rows.write(`user:${actor.id}`, actor, path, { outcome: 'refused', detail }).catch((error) => request.log.error({ err: error }, 'could not log a refused call'));
   });
 }
+
+/**
+ * The `audit` plugin: decorates `audit`, the log of the entity that `provides: audit-log`, and logs refused calls
+ * (who is refused is known once `auth` has read the caller; the hook reads it when the call is answered).
+ */
+export const auditPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.decorate('audit', createAuditLog([...app.models.values()].find((m) => m.manifest.provides === 'audit-log')));
+    registerRefusalAudit(app, { db: app.db, audit: app.audit });
+  },
+  { name: 'audit', dependencies: ['manifests', 'db'], decorators: { fastify: ['models', 'db'] }, fastify: '5.x' },
+);

@@ -1,6 +1,7 @@
 // Authentication: login/logout, the Authorization header (raw token or "Bearer <token>", never a cookie),
 // per-action role checks, and the first admin on an empty database.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { sql } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import type { Role } from '../../kernel/manifest/types.ts';
@@ -14,6 +15,7 @@ import { addressKey } from './address-key.ts';
 import { dummyHashPromise, hashPassword, sha256, verifyPassword } from './passwords.ts';
 import { openSession } from './sessions.ts';
 import { budgetedRows } from './audit.ts';
+import { BEFORE_ROUTES } from '../core/plugin-tree.ts';
 import type { Actor, AuditOutcome } from '../core/audit-log.ts';
 import { LOGIN_SCHEMA, LOGOUT_SCHEMA } from '../contract/system-routes.ts';
 
@@ -151,7 +153,7 @@ export function requireRoles(roles: Role[]) {
   };
 }
 
-export function checkAccountsModel(engine: Engine): void {
+export function checkAccountsModel(engine: Pick<Engine, 'accounts'>): void {
   const missing = ACCOUNT_FIELDS.filter((f) => !(f in engine.accounts.props));
   if (missing.length || !engine.accounts.secrets.has('password')) {
     throw new Error(`The accounts entity "${engine.accounts.entity}" needs email, role and a secret password`);
@@ -159,7 +161,7 @@ export function checkAccountsModel(engine: Engine): void {
 }
 
 /** Creates the first admin when no account exists; returns the generated password when one was made up. */
-export async function ensureFirstAdmin(engine: Engine, email?: string, password?: string): Promise<{ email: string; password?: string } | undefined> {
+export async function ensureFirstAdmin(engine: Pick<Engine, 'db' | 'accounts'>, email?: string, password?: string): Promise<{ email: string; password?: string } | undefined> {
   const any = await engine.db.selectFrom(engine.accounts.table).select('id').limit(1).executeTakeFirst();
   if (any) return undefined;
   const adminEmail = email ?? 'admin@example.com';
@@ -241,3 +243,14 @@ export function registerAuth(app: FastifyInstance, engine: Engine, limits: Attem
     return { result: true, data: {} };
   });
 }
+
+/**
+ * The `auth` plugin: login and logout, and `request.user` (decorated, read from the Authorization header) for every
+ * route registered after it. Its sessions are kept per Engine (`engine`); failed logins go to `audit`.
+ */
+export const authPlugin = fp(async (app: FastifyInstance, options: { limits?: AttemptLimits }) => registerAuth(app, app.engine, options.limits), {
+  name: 'auth',
+  dependencies: ['engine', ...BEFORE_ROUTES],
+  decorators: { fastify: ['engine'] },
+  fastify: '5.x',
+});

@@ -4,6 +4,7 @@
 // (server/hosts.ts: `localhost:@evil.example` is no localhost). Uploaded files set their own policy (a sandbox,
 // server/plugins/assets.ts).
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { configuredRequestHost } from '../hosts.ts';
 import { isApiPath } from './panel.ts';
 
@@ -66,3 +67,10 @@ export function registerBrowserSecurity(app: FastifyInstance, options: BrowserSe
     return payload;
   });
 }
+
+/** The `browser-security` plugin: its headers go on every answer, compressed or not (after `compress`). */
+export const browserSecurityPlugin = fp(async (app: FastifyInstance, options: BrowserSecurityOptions) => registerBrowserSecurity(app, options), {
+  name: 'browser-security',
+  dependencies: ['compress'],
+  fastify: '5.x',
+});

@@ -7,9 +7,17 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
-import type { Change } from '../core/changes.ts';
+import fp from 'fastify-plugin';
+import { createChangeFeed, type Change, type ChangeFeed } from '../core/changes.ts';
 import type { Engine } from '../core/context.ts';
 import { isPostgresUrl } from '../db/database.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Committed writes, by entity: what caches of the tables listen to (server/core/changes.ts). */
+    changes: ChangeFeed;
+  }
+}
 
 export const CHANGES_CHANNEL = 'panel_changes';
 /** A NOTIFY payload stays under PostgreSQL's 8,000 bytes. */
@@ -43,7 +51,7 @@ export function notifyChunks(from: string, changes: object[]): string[] {
 }
 const RECONNECT_MS = 2000;
 
-export function bridgeChanges(app: FastifyInstance, engine: Engine, databaseUrl: string | undefined): void {
+export function bridgeChanges(app: FastifyInstance, engine: Pick<Engine, 'db' | 'changes' | 'manifests'>, databaseUrl: string | undefined): void {
   if (!isPostgresUrl(databaseUrl)) return;
   const me = randomUUID();
   let relaying = false;
@@ -120,3 +128,12 @@ export function bridgeChanges(app: FastifyInstance, engine: Engine, databaseUrl:
     await client?.end().catch(() => undefined);
   });
 }
+
+/** The `changes` plugin: decorates the change feed, bridged to the other processes on PostgreSQL (as above). */
+export const changesPlugin = fp(
+  async (app: FastifyInstance, options: { databaseUrl?: string }) => {
+    app.decorate('changes', createChangeFeed());
+    bridgeChanges(app, { db: app.db, changes: app.changes, manifests: app.manifests }, options.databaseUrl);
+  },
+  { name: 'changes', dependencies: ['manifests', 'db'], decorators: { fastify: ['manifests', 'db'] }, fastify: '5.x' },
+);

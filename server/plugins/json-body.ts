@@ -11,6 +11,7 @@
 // sliced bodies here, a JsonBytes on its reader's thread (which refuses through `refusal`, as for bad JSON).
 import { StringDecoder } from 'node:string_decoder';
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { malformed } from '../errors.ts';
 import { JsonBytes } from '../core/json-bytes.ts';
 import { describeShape, MAX_JSON_DEPTH, scanJsonShape, type ShapeFinding } from '../json-shape.ts';
@@ -322,3 +323,20 @@ export function registerJsonBodies(app: FastifyInstance): void {
     );
   });
 }
+
+/**
+ * The `bodies` plugin: JSON bodies read as above; and a call refused part way through its body (an upload past its
+ * limit) reads and drops the rest, as Node does for a body never read: left paused, its connection stayed open after
+ * the answer, unnoticed when the client went away, and a stop waited on it. (Closing it instead makes clients that
+ * are still sending lose the answer.)
+ */
+export const bodiesPlugin = fp(
+  async (app: FastifyInstance) => {
+    registerJsonBodies(app);
+    app.addHook('onError', (request, _reply, _error, done) => {
+      if (!request.raw.complete && request.raw.isPaused()) request.raw.resume();
+      done();
+    });
+  },
+  { name: 'bodies', fastify: '5.x' },
+);

@@ -87,7 +87,7 @@ function missedMsOf(auth: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
-export function registerLiveLists(engine: Engine, io: Server): () => void {
+export function registerLiveLists(engine: Pick<Engine, 'manifests' | 'changes' | 'live'>, io: Server): () => void {
   const audiences = listAudiences(engine.manifests);
   const listedBy = new Map<Role, string[]>();
   for (const [entity, roles] of audiences) for (const role of roles) listedBy.set(role, [...(listedBy.get(role) ?? []), entity]);

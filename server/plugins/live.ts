@@ -4,13 +4,23 @@
 // the item types its manifests' `live` gives that role, and an ended session loses its sockets at once. A session's
 // sockets and each connection's packets are limited (server/plugins/live-limits.ts).
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { Server } from 'socket.io';
+import type { Config } from '../config.ts';
 import type { Engine } from '../core/context.ts';
-import type { SessionSelector } from '../core/live-hub.ts';
+import { createLiveHub, liveAudiences, type LiveHub, type SessionSelector } from '../core/live-hub.ts';
 import { liveTokenHashes, tokenFromHeader, userForToken } from './auth.ts';
 import { sha256 } from './passwords.ts';
-import type { SharedAdapter } from './redis.ts';
+import { connectRedis, type SharedAdapter } from './redis.ts';
+import { registerLiveLists } from './live-lists.ts';
 import { DEFAULT_LIVE_LIMITS, limitLive, type LiveLimits } from './live-limits.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The live hub: items for the dashboard and ended sessions, to the sockets of the roles they concern. */
+    live: LiveHub;
+  }
+}
 
 export interface LiveOptions {
   /** Host names the panel is served on (PANEL_HOSTS, else PUBLIC_URL's and the local ones). */
@@ -115,3 +125,25 @@ export function registerLive(app: FastifyInstance, engine: Engine, options: Live
   });
   return io;
 }
+
+/** The `live-hub` plugin: decorates `live`, which the writers announce to, whether or not sockets listen yet. */
+export const liveHubPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.decorate('live', createLiveHub(liveAudiences(app.manifests)));
+  },
+  { name: 'live-hub', dependencies: ['manifests'], decorators: { fastify: ['manifests'] }, fastify: '5.x' },
+);
+
+/**
+ * The `live` plugin: socket.io on the app's server (with REDIS_URL, shared by every process through Redis) and the live
+ * lists; a socket's handshake is checked by `auth`'s sessions.
+ */
+export const livePlugin = fp(
+  async (app: FastifyInstance, options: Omit<LiveOptions, 'adapter'> & { redis: Pick<Config, 'redisUrl' | 'redisPrefix'> }) => {
+    const { redis, ...live } = options;
+    const io = registerLive(app, app.engine, { ...live, adapter: await connectRedis(app, redis) });
+    const stopLiveLists = registerLiveLists(app.engine, io);
+    app.addHook('onClose', async () => stopLiveLists());
+  },
+  { name: 'live', dependencies: ['engine', 'auth'], decorators: { fastify: ['engine'] }, fastify: '5.x' },
+);

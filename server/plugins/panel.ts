@@ -3,7 +3,15 @@
 import { existsSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import fp from 'fastify-plugin';
 import { canonicalHostName } from '../hosts.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Whether the built panel (dist/index.html) is served: then a GET outside the API falls back to it. */
+    panelServed: boolean;
+  }
+}
 
 export interface PanelOptions {
   publicUrl?: string;
@@ -35,3 +43,14 @@ export async function registerPanel(app: FastifyInstance, options: PanelOptions)
   if (hasPanel) await app.register(fastifyStatic, { root: options.distDir, preCompressed: true });
   return hasPanel;
 }
+
+/**
+ * The `panel` plugin: /config.json, /healthz and the built panel; decorates `panelServed`. After `compress` and
+ * `browser-security`, whose hooks its answers go through.
+ */
+export const panelPlugin = fp(
+  async (app: FastifyInstance, options: PanelOptions) => {
+    app.decorate('panelServed', await registerPanel(app, options));
+  },
+  { name: 'panel', dependencies: ['compress', 'browser-security'], fastify: '5.x' },
+);

@@ -8,6 +8,7 @@
 // are spread over the processes. Redis unreachable or slow: each process falls back to its own buckets (and says so once), so
 // the device lookup never depends on Redis being up.
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import fp from 'fastify-plugin';
 import { createClient } from 'redis';
 import { addressKey, clientIp } from './address-key.ts';
 
@@ -268,3 +269,10 @@ export function publicCallGate(app: FastifyInstance) {
     refuse(reply, key, wait);
   };
 }
+
+/** The `public-rate-limit` plugin: decorates `publicBuckets` (and `publicSharedLimit` with REDIS_URL), which the public calls' gate reads. */
+export const publicRateLimitPlugin = fp(
+  async (app: FastifyInstance, options: { limit?: PublicRateLimit; shared?: { url: string; prefix: string; log?: (line: string) => void } }) =>
+    registerPublicRateLimit(app, options.limit, options.shared),
+  { name: 'public-rate-limit', fastify: '5.x' },
+);

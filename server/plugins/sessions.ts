@@ -11,7 +11,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * cleared on the way (their rows are only clutter).
  * @example const token = await openSession(trx, engine, user.id);
  */
-export async function openSession(trx: Kysely<any>, engine: Engine, userId: number, now = Date.now()): Promise<string> {
+export async function openSession(trx: Kysely<any>, engine: Pick<Engine, 'sessions'>, userId: number, now = Date.now()): Promise<string> {
   const token = newToken();
   await trx
     .deleteFrom(TOKENS_TABLE)

@@ -9,6 +9,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest, onSendAsyncHookHandler, preValidationAsyncHookHandler } from 'fastify';
 import multipart, { type Multipart } from '@fastify/multipart';
+import fp from 'fastify-plugin';
 import type { FileRule } from '../../kernel/manifest/types.ts';
 import { AppError, fieldError, malformed } from '../errors.ts';
 import { STAGING, stagingPath } from '../core/file-paths.ts';
@@ -137,3 +138,6 @@ export function readMultipart(dataDir: string, shape: MultipartShape): preValida
     request.body = body;
   };
 }
+
+/** The `uploads` plugin: multipart bodies, which the manifests' file calls read (readMultipart). */
+export const uploadsPlugin = fp(async (app: FastifyInstance) => registerUploads(app), { name: 'uploads', fastify: '5.x' });
