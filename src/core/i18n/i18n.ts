@@ -115,6 +115,19 @@ const formattedDates = new Map<string, string>();
 const localDates = new Map<string, string>();
 const DATES_KEPT = 5000;
 
+/** `write(date)` of a moment, kept in `texts` by language and value when the value is a string (as rows carry it). */
+function rememberedDate(texts: Map<string, string>, value: Date | string | number, lang: Lang, write: (date: Date) => string): string {
+  const key = typeof value === 'string' ? `${lang}${value}` : undefined;
+  const known = key === undefined ? undefined : texts.get(key);
+  if (known !== undefined) return known;
+  const text = write(value instanceof Date ? value : new Date(value));
+  if (key !== undefined) {
+    if (texts.size >= DATES_KEPT) texts.clear();
+    texts.set(key, text);
+  }
+  return text;
+}
+
 /**
  * A moment as the language writes it, in UTC and saying so: every staff member reads the same time, whatever their
  * zone (the user's own is in localDateTime).
@@ -122,32 +135,17 @@ const DATES_KEPT = 5000;
  */
 export function formatDateTime(value: Date | string | number, lang: Lang = language.get()): string {
   // A page's dates are formatted twice (the column widths, then the cells): the second time is a look-up.
-  const key = typeof value === 'string' ? `${lang}${value}` : undefined;
-  const known = key === undefined ? undefined : formattedDates.get(key);
-  if (known !== undefined) return known;
-  const date = value instanceof Date ? value : new Date(value);
-  const text = Number.isNaN(date.getTime()) ? String(value) : `${dateFormat(lang, 'UTC').format(date)} UTC`;
-  if (key !== undefined) {
-    if (formattedDates.size >= DATES_KEPT) formattedDates.clear();
-    formattedDates.set(key, text);
-  }
-  return text;
+  return rememberedDate(formattedDates, value, lang, (date) => (Number.isNaN(date.getTime()) ? String(value) : `${dateFormat(lang, 'UTC').format(date)} UTC`));
 }
 
 /** The same moment in the user's own zone, naming it: '28.11.2026, 08:10:00 (Europe/Moscow)'; '' when no date. */
 export function localDateTime(value: Date | string | number, lang: Lang = language.get()): string {
   // Each dated cell asks at each drawing of its row: the second time is a look-up.
-  const key = typeof value === 'string' ? `${lang}${value}` : undefined;
-  const known = key === undefined ? undefined : localDates.get(key);
-  if (known !== undefined) return known;
-  const date = value instanceof Date ? value : new Date(value);
-  const format = dateFormat(lang, undefined);
-  const text = Number.isNaN(date.getTime()) ? '' : `${format.format(date)} (${format.resolvedOptions().timeZone})`;
-  if (key !== undefined) {
-    if (localDates.size >= DATES_KEPT) localDates.clear();
-    localDates.set(key, text);
-  }
-  return text;
+  return rememberedDate(localDates, value, lang, (date) => {
+    if (Number.isNaN(date.getTime())) return '';
+    const format = dateFormat(lang, undefined);
+    return `${format.format(date)} (${format.resolvedOptions().timeZone})`;
+  });
 }
 
 /** One formatter per language: building one costs more than formatting (the list's count and pager, each render). */
