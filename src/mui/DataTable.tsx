@@ -36,6 +36,7 @@ import { toneBackground } from './theme';
 import { useGridPreferences } from './grid/grid-preferences';
 import { fromSortModel, toSortModel, type ListSort } from './grid/sort-model';
 import { onIdle } from '../core/idle';
+import { listRowsDrawn } from '../core/list/rows-drawn';
 import { UNSEEN_BOX, whenDrawn } from './when-drawn';
 
 /** The grid's row height factor of each density (its own: compact 0.7, comfortable 1.3). */
@@ -544,6 +545,13 @@ export const DataTable = memo(function DataTable({ manifest, file, rows, loading
   useLayoutEffect(() => apiRef.current?.setLoading(loading || fetching), [apiRef, loading, fetching]);
   // A toggle re-reads the heights from its own click handler, so the grid redraws in the same pass as the row.
   useLayoutEffect(() => expanded.subscribe(() => apiRef.current?.resetRowHeights()), [apiRef, expanded]);
+  // What waits for a list's first rows to be in the page (the live socket's code after a login) is told once they are.
+  const empty = rows.length === 0;
+  useEffect(() => {
+    if (loading) return;
+    if (empty) return void listRowsDrawn();
+    return whenDrawn(document, '[role="gridcell"]', 3000, listRowsDrawn);
+  }, [loading, empty]);
   const rowHeight = Math.floor(ROW_HEIGHT * DENSITY_FACTOR[prefs.density]);
   const ctx = useMemo(() => ({ manifest, rowHeight, expanded, measured, actions }), [manifest, rowHeight, expanded, measured, actions]);
 

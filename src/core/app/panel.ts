@@ -4,6 +4,7 @@ import { language, t, useLang, type Lang } from '../i18n/i18n';
 import { fieldsOfCall, localizeManifests } from '../i18n/manifest-texts';
 import { onIdle } from '../idle';
 import { preloadHomePage } from '../list/early-page';
+import { nextRowsDrawn } from '../list/rows-drawn';
 import { connectLive, disconnectLive } from '../live/live-store';
 import { indexManifests, type ManifestSet } from '../../../kernel/manifest/manifest-set';
 import type { Manifest } from '../../../kernel/manifest/types';
@@ -79,8 +80,11 @@ export function createPanel(config: PanelConfig, manifests: ManifestSet | (() =>
         // The home list's first page is asked for with the new token, and the session opens once it and the home
         // screen's code are here (at most FIRST_ROWS_WAIT_MS later): the login screen then gives way to the panel
         // with its rows in one frame. A slower page is taken by the screen when it comes.
-        firstRows = preloadHomePage(panel, data.user.role, data.token);
-        const ready = Promise.all([firstRows, beforeOpen?.(data.user, all).catch(() => undefined)]);
+        const homePage = preloadHomePage(panel, data.user.role, data.token);
+        const drawn = nextRowsDrawn();
+        const cap = new Promise<void>((resolve) => setTimeout(resolve, ROWS_DRAWN_WAIT_MS));
+        firstRows = homePage.then((page) => (page === undefined ? undefined : Promise.race([drawn, cap])));
+        const ready = Promise.all([homePage, beforeOpen?.(data.user, all).catch(() => undefined)]);
         await Promise.race([ready, new Promise((resolve) => setTimeout(resolve, FIRST_ROWS_WAIT_MS))]);
         signIn(data.token, data.user);
         // The socket (and its code) comes once those rows are here and drawn, not in their way.
@@ -117,12 +121,21 @@ function whenIdle(work: () => void): void {
 /** How long a login waits for its home list's first page before the session opens without it. */
 const FIRST_ROWS_WAIT_MS = 300;
 
-/** The first page of the home list the last login asked for, settled (it never fails). */
+/**
+ * How long after a login what waits for the home list's rows to be drawn waits at most: a busy machine can take
+ * more than a second to draw them (the grid measures its box first), and the socket's code must not come first.
+ */
+const ROWS_DRAWN_WAIT_MS = 5000;
+
+/**
+ * The home list the last login asked for: its first page here and drawn (at most ROWS_DRAWN_WAIT_MS after the login),
+ * settled (it never fails); at once when the home screen is no list.
+ */
 let firstRows: Promise<unknown> = Promise.resolve();
 
 /**
  * Runs `work` (code or a connection the first screen does not need) once the rows the last login asked for are
- * here and the browser is next idle (so they are drawn; at the latest a second later); without a login, when the browser is next idle.
+ * drawn and the browser is next idle (at the latest a second later); without a login, when the browser is next idle.
  * @example afterFirstRows(() => void connectLive(baseUrl, token))
  */
 export function afterFirstRows(work: () => void): void {

@@ -62,8 +62,8 @@ export function preloadFirstPage(panel: Panel, manifest: Manifest, role: Role, t
 }
 
 /**
- * Asks for the first page of `role`'s home screen, when that screen is a list; answers once that page has arrived
- * or failed (at once when there is none to ask for).
+ * Asks for the first page of `role`'s home screen, when that screen is a list; answers that page once it has
+ * arrived, undefined once it failed (at once when there is none to ask for).
  * @example await preloadHomePage(panel, 'customercare') // the App Info list's first page
  */
 export function preloadHomePage(panel: Panel, role: Role, token?: string): Promise<unknown> {
