@@ -48,6 +48,9 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // What a poll waits for in a browser (a URL put back, a socket's rows) can take seconds beside the server
+          // files on a busy machine; Vitest's default gives up after one.
+          expect: { poll: { timeout: 10_000 } },
           fileParallelism: false,
           // As the server files: each file starts its own server processes and Chromium.
           isolate: false,
