@@ -30,6 +30,7 @@ const SYSTEM_TAGS: Record<string, string> = {
   session: 'Log in and out: the token every staff call sends',
   gitlab: "GitLab's pipeline webhook",
   files: 'Stored files (uploads and builds), served to anyone: devices load them',
+  system: "The panel's settings and the server's liveness",
 };
 
 /** The stored files' folders: @fastify/static serves them (its routes carry no schema), so they are described here. */
@@ -85,7 +86,7 @@ function markCodesAndRoles(document: Json, manifests: Manifest[]): void {
 
 /**
  * Registers @fastify/swagger, before any route, so it sees every route registered after it. Routes without a
- * schema (the panel's files, /healthz, /config.json, these two) are left out of the document.
+ * schema (the panel's files, these two) are left out of the document.
  */
 export async function registerContract(app: FastifyInstance, { manifests, fileFolders }: ContractOptions): Promise<void> {
   await app.register(swagger, {

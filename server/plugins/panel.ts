@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 import { canonicalHostName } from '../hosts.ts';
+import { FAILURES } from '../contract/route-schema.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,9 +36,53 @@ const backendUrl = (options: PanelOptions) => options.publicUrl?.replace(/\/+$/,
 /** True for paths the SPA fallback must not answer (they are API or system paths). */
 export const isApiPath = (url: string) => /^\/(v1|socket\.io)(\/|$|\?)/.test(url) || url.startsWith('/healthz') || url.startsWith('/config.json');
 
+/** The panel's settings: where its API is and which hosts may show it (SPEC: the panel reads them before anything). */
+const CONFIG_SCHEMA = {
+  operationId: 'system.config',
+  tags: ['system'],
+  summary: "The panel's settings",
+  description: "Read by the panel before anything else. Answered on the panel's hosts only (elsewhere 403 ERR_HOST); no token.",
+  security: [],
+  response: {
+    '200': {
+      description: 'the settings',
+      type: 'object',
+      additionalProperties: false,
+      required: ['backendUrl', 'availableHosts'],
+      properties: {
+        backendUrl: { type: 'string', description: "PUBLIC_URL, or '' for the panel's own origin" },
+        availableHosts: { type: 'array', items: { type: 'string' }, description: 'the hosts that may show the panel' },
+      },
+    },
+    ...FAILURES,
+  },
+};
+
+/** Liveness: the process answers (it does not ask the database, so a load balancer keeps a server whose database is out). */
+const HEALTH_SCHEMA = {
+  operationId: 'system.health',
+  tags: ['system'],
+  summary: 'Liveness',
+  description: 'Any host, no token. Answers while the process runs; it does not ask the database.',
+  security: [],
+  response: {
+    '200': {
+      description: 'the process is up',
+      type: 'object',
+      additionalProperties: false,
+      required: ['result', 'data'],
+      properties: {
+        result: { type: 'boolean', const: true },
+        data: { type: 'object', additionalProperties: false, required: ['status'], properties: { status: { type: 'string', const: 'ok' } } },
+      },
+    },
+    ...FAILURES,
+  },
+};
+
 export async function registerPanel(app: FastifyInstance, options: PanelOptions): Promise<boolean> {
-  app.get('/config.json', async () => ({ backendUrl: backendUrl(options), availableHosts: availableHosts(options) }));
-  app.get('/healthz', async () => ({ result: true, data: { status: 'ok' } }));
+  app.get('/config.json', { schema: CONFIG_SCHEMA }, async () => ({ backendUrl: backendUrl(options), availableHosts: availableHosts(options) }));
+  app.get('/healthz', { schema: HEALTH_SCHEMA }, async () => ({ result: true, data: { status: 'ok' } }));
   const hasPanel = existsSync(`${options.distDir}/index.html`);
   // The build writes .br/.gz beside each asset; the served variant follows Accept-Encoding.
   if (hasPanel) await app.register(fastifyStatic, { root: options.distDir, preCompressed: true });
@@ -46,11 +91,11 @@ export async function registerPanel(app: FastifyInstance, options: PanelOptions)
 
 /**
  * The `panel` plugin: /config.json, /healthz and the built panel; decorates `panelServed`. After `compress` and
- * `browser-security`, whose hooks its answers go through.
+ * `browser-security`, whose hooks its answers go through, and `contract`, which documents its two calls.
  */
 export const panelPlugin = fp(
   async (app: FastifyInstance, options: PanelOptions) => {
     app.decorate('panelServed', await registerPanel(app, options));
   },
-  { name: 'panel', dependencies: ['compress', 'browser-security'], fastify: '5.x' },
+  { name: 'panel', dependencies: ['compress', 'browser-security', 'contract'], fastify: '5.x' },
 );

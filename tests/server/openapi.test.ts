@@ -22,8 +22,8 @@ type Doc = { openapi: string; paths: Record<string, Record<string, any>>; compon
 
 /** Fastify's `/a/:b` and `/a/*` as OpenAPI's `/a/{b}` and `/a/{path}`. */
 const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{path}');
-/** The routes that are not part of the API: the panel's own files and settings, liveness, and these docs. */
-const NOT_API = /^\/(?:$|\*|assets\/|config\.json|healthz|openapi\.json|docs|socket\.io|favicon|index\.html|manifest|sw\.js|robots)/;
+/** The routes that are not part of the API: the panel's own files and these docs. */
+const NOT_API = /^\/(?:$|\*|assets\/|openapi\.json|docs|socket\.io|favicon|index\.html|manifest|sw\.js|robots)/;
 
 forEachDialect(
   'API description',
@@ -41,7 +41,7 @@ forEachDialect(
         return !item?.[method.toLowerCase()];
       });
       expect(missing).toEqual([]);
-      for (const path of ['/v1/user/login', '/v1/user/logout', '/v1/gitlab/webhook', '/v1/admin/platform/get/export.csv', '/whitelabels/{path}', '/builds/{path}']) {
+      for (const path of ['/v1/user/login', '/v1/user/logout', '/v1/gitlab/webhook', '/v1/admin/platform/get/export.csv', '/whitelabels/{path}', '/builds/{path}', '/healthz', '/config.json']) {
         expect(Object.keys(doc.paths), path).toContain(path);
       }
       expect(doc.paths['/v1/admin/build/reload'].get.description).toContain('HEAD is refused with 405 ERR_METHOD');
