@@ -130,6 +130,22 @@ th{background:var(--soft);font-weight:600}table.narrow{width:auto}code{font:13px
 `;
 
 /**
+ * One record of each entity, by its tag: the rows of its list call's answer (the routes carry their schemas inline,
+ * so the document has no record components to read them from).
+ */
+function recordsOf(doc: Json): Map<string, Json> {
+  const records = new Map<string, Json>();
+  for (const methods of Object.values(doc.paths as Json)) {
+    for (const op of Object.values(methods as Json) as Json[]) {
+      const tag = op.tags?.[0];
+      const row = op.responses?.['200']?.content?.['application/json']?.schema?.properties?.data?.properties?.rows?.items;
+      if (tag && row?.properties && !records.has(tag)) records.set(tag, row);
+    }
+  }
+  return records;
+}
+
+/**
  * The page of an OpenAPI document: the error codes, then every call grouped by tag (the entity), then the record
  * schemas. `/openapi.json` is linked for tools.
  */
@@ -165,9 +181,9 @@ export function docsPage(doc: Json): string {
   const sections = tags
     .map((t) => `<section id="tag-${esc(t)}"><h2>${esc(t)}</h2>${tagInfo.get(t) ? `<p>${esc(tagInfo.get(t))}</p>` : ''}${byTag.get(t)!.join('')}</section>`)
     .join('');
-  const schemas = Object.entries(doc.components.schemas as Json)
-    .filter(([name]) => name !== 'ErrorCode' && name !== 'Failure')
-    .map(([name, schema]) => `<details id="schema-${esc(name)}"><summary><code class="path">${esc(name)}</code> <span class="summary">${esc((schema as Json).title ?? '')}</span></summary><div class="body">${fieldTable(schema as Json)}</div></details>`)
+  const schemas = [...recordsOf(doc)]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, schema]) => `<details id="schema-${esc(name)}"><summary><code class="path">${esc(name)}</code> <span class="summary">${esc(tagInfo.get(name) ?? '')}</span></summary><div class="body">${fieldTable(schema)}</div></details>`)
     .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${esc(doc.info.title)}: API docs</title><style>${STYLE}</style></head><body>

@@ -89,6 +89,11 @@ forEachDialect(
       expect(reply.body).not.toMatch(/<script|javascript:|(src|href)=["']?(https?:)?\/\//i);
       for (const path of ['/v1/admin/platform/get', '/v1/combination/get', '/v1/user/login', '/v1/gitlab/webhook']) expect(reply.body).toContain(`>${path}<`);
       for (const code of Object.keys(ERROR_CODES)) expect(reply.body).toContain(`id="code-${code}"`);
+      // One record of each listed entity, with its fields: a platform's name and its maximum version.
+      const records = reply.body.slice(reply.body.indexOf('<section id="schemas">'));
+      for (const m of manifests.filter((m) => Object.values(m.actions).some((a) => a.kind === 'list'))) expect(records).toContain(`id="schema-${m.entity}"`);
+      const platform = records.slice(records.indexOf('id="schema-platform"'));
+      expect(platform.slice(0, platform.indexOf('</details>'))).toMatch(/<code>name<\/code>[\s\S]*<code>maxVersion<\/code>/);
     });
 
     it('is not served on a host outside the panel hosts', async () => {
