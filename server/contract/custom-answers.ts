@@ -10,20 +10,20 @@ const obj = (properties: Json, required = Object.keys(properties), extra = false
 /** A free-form JSON object (a whitelabel's translations, its WL config): any keys, any values. */
 const freeObject = (description: string): Json => ({ type: ['object', 'null'], additionalProperties: true, description });
 
+const BUILD_HEAD = { name: str, version: strOrNull, resolution: strOrNull, urls: { type: 'array', items: str } };
+const BUILD_TAIL = { forceLocalBuild: { type: 'boolean' } };
+
 /** GET /v1/combination/get (docs/device-api.md, "The answer"). */
 export const LOOKUP_ANSWER: Json = obj({
   matchedBy: { type: 'string', enum: ['device', 'ip', 'experiment', 'published', 'latest'], description: 'the rule of the resolution order that gave the build' },
-  build: obj(
-    {
-      name: str,
-      version: strOrNull,
-      resolution: strOrNull,
-      urls: { type: 'array', items: str },
-      customUrl: { ...strOrNull, description: 'experiment builds only: the group\'s customUrl' },
-      forceLocalBuild: { type: 'boolean' },
-    },
-    ['name', 'version', 'resolution', 'urls', 'forceLocalBuild'],
-  ),
+  // Two shapes, so that a build is written as the lookup always wrote it: an A/B group's build names its customUrl
+  // before forceLocalBuild, the other builds have none (fast-json-stringify writes required properties first).
+  build: {
+    anyOf: [
+      { ...obj({ ...BUILD_HEAD, customUrl: { ...strOrNull, description: "an A/B group's build: the group's customUrl" }, ...BUILD_TAIL }), title: 'experiment build' },
+      { ...obj({ ...BUILD_HEAD, ...BUILD_TAIL }), title: 'build' },
+    ],
+  },
   experiment: {
     ...obj({ id: int, group: { type: ['integer', 'null'] }, groupName: strOrNull, isActive: { type: 'boolean' } }),
     type: ['object', 'null'],
