@@ -1,6 +1,7 @@
-// The `engine` plugin: the Engine (server/core/context.ts) put together from what the plugins below it decorate, for
-// the code that hands it on whole: the manifests' routes (crud, exports) give it to the custom actions' ActionContext,
-// and the sessions' cache, the device lookup's snapshot and the GitLab service are kept per Engine.
+// The `engine` plugin: the whole Engine (server/core/context.ts) put together from what the other plugins decorate,
+// as `app.engine`, for the code outside the server that reaches into a running app: the tests, the benchmarks and
+// the demo script (`app.engine.db`, `app.engine.dataDir`). No plugin of the server depends on it or reads it: each
+// builds its own narrow context from the decorations it depends on.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Engine } from '../core/context.ts';
@@ -35,7 +36,7 @@ export const enginePlugin = fp(
       changes: app.changes,
       dataDir: options.dataDir,
       sessions: options.sessions,
-      actions: app.actions,
+      actions: app.serverActions,
       listCountLimit: options.listCountLimit,
       reads: app.reads,
     };
@@ -43,8 +44,8 @@ export const enginePlugin = fp(
   },
   {
     name: 'engine',
-    dependencies: ['manifests', 'db', 'audit', 'live-hub', 'changes'],
-    decorators: { fastify: ['db', 'caps', 'health', 'reads', 'manifests', 'models', 'accounts', 'actions', 'audit', 'live', 'changes'] },
+    dependencies: ['manifests', 'db', 'audit', 'live-hub', 'changes', 'handlers'],
+    decorators: { fastify: ['db', 'caps', 'health', 'reads', 'manifests', 'models', 'accounts', 'serverActions', 'audit', 'live', 'changes'] },
     fastify: '5.x',
   },
 );
