@@ -80,6 +80,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   const sessions = { idleMs: config.sessionIdleMs, lifetimeMs: config.sessionLifetimeMs };
   // The server's plugins, as a set: each declares its name and what it depends on (docs/reference.md, "The server's
   // plugins"), and registerPlugins derives the order (server/core/plugin-tree.ts). Ties go in the order listed.
+  // A start stopped part way (a manifest naming a handler nobody registered, found once the database is open) closes
+  // what the plugins before it opened: the database, its guard, the pollers.
   await registerPlugins(app, [
     plant(bodiesPlugin, {}),
     plant(manifestsPlugin, { manifests, models, accounts }),
@@ -122,6 +124,9 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     }),
     plant(gitlabPlugin, { gitlab: config.gitlab }),
     plant(docsPlugin, { enabled: apiDocs }),
-  ]);
+  ]).catch(async (error: unknown) => {
+    await app.close().catch(() => undefined);
+    throw error;
+  });
   return app;
 }
