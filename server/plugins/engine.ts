@@ -23,23 +23,17 @@ export interface EngineOptions {
 
 export const enginePlugin = fp(
   async (app: FastifyInstance, options: EngineOptions) => {
-    const engine: Engine = {
-      db: app.db,
-      caps: app.caps,
-      health: app.health,
-      log: app.log,
-      manifests: app.manifests,
-      models: app.models,
+    // The registry's services object itself, completed with the rest: what is kept under it (the device lookup's
+    // snapshot, the device writes' budget) is then found from `app.engine` too, as the tests do. The handlers still
+    // see only their HandlerServices by type.
+    const engine: Engine = Object.assign(app.serverActions.services, {
       accounts: app.accounts,
       audit: app.audit,
-      live: app.live,
-      changes: app.changes,
-      dataDir: options.dataDir,
       sessions: options.sessions,
       actions: app.serverActions,
       listCountLimit: options.listCountLimit,
       reads: app.reads,
-    };
+    });
     app.decorate('engine', engine);
   },
   {
