@@ -8,7 +8,10 @@ import { plant, registerPlugins } from './core/plugin-tree.ts';
 import { crudPlugin } from './crud/routes.ts';
 import { exportsPlugin } from './crud/export.ts';
 import { recoverFiles } from './crud/file-journal.ts';
-import { checkPublicActions, serverActions, type ServerActions } from './actions/index.ts';
+import { actionsPlugin } from './actions/plugin.ts';
+import { gitlabActionsPlugin } from './actions/gitlab.ts';
+import { registryPlugin } from './crud/registry.ts';
+import type { ServerActions } from './core/context.ts';
 import { devicePlugin } from './actions/device/plugin.ts';
 import { auditPlugin } from './plugins/audit.ts';
 import { authPlugin, checkAccountsModel } from './plugins/auth.ts';
@@ -28,8 +31,8 @@ import { contractPlugin, docsPlugin } from './openapi/routes.ts';
 import { corsPlugin, compressPlugin } from './plugins/http.ts';
 import { manifestsPlugin } from './plugins/manifests.ts';
 import { dbPlugin } from './plugins/database.ts';
-import { enginePlugin } from './plugins/engine.ts';
 import { errorsPlugin } from './plugins/errors.ts';
+import { enginePlugin } from './plugins/engine.ts';
 
 export interface BuildOptions {
   config?: Partial<Config>;
@@ -37,8 +40,11 @@ export interface BuildOptions {
   logger?: boolean | LogDestination;
   /** Where operational events (a database outage starting and ending) are reported; stderr by default. */
   log?: (line: string) => void;
-  /** The application's custom handlers, checks, hooks and value sources; this application's (server/actions) by default. */
-  actions?: ServerActions;
+  /**
+   * Custom handlers, checks, hooks and value sources registered beside this application's own (server/actions,
+   * its device and gitlab parts register theirs from their own plugins); a name registered twice stops the start.
+   */
+  actions?: Partial<ServerActions>;
   /** Told of every route as it is registered (tests check that /openapi.json describes them all). */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -53,24 +59,11 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   const config: Config = { ...loadConfig(), ...options.config };
   // Checked before anything opens: a PANEL_HOSTS entry that is no host name stops the start.
   const panelHosts = availableHosts(config);
-  const actions = options.actions ?? serverActions;
-  const { valueSources } = actions;
   const manifests = loadManifestDir(config.schemasDir);
   const models = new Map<string, EntityModel>();
   for (const m of manifests) if (m.table) models.set(m.entity, buildModel(m));
   const accounts = [...models.values()].find((m) => m.manifest.provides === 'accounts');
   if (!accounts) throw new Error('No manifest provides "accounts"');
-  for (const m of manifests) {
-    for (const [name, action] of Object.entries(m.actions)) {
-      for (const [role, fields] of Object.entries(action.forRole ?? {})) {
-        for (const source of Object.values(fields ?? {})) {
-          if (!valueSources[source]) throw new Error(`${m.entity}.actions.${name}.forRole.${role}: no value source "${source}"`);
-        }
-      }
-    }
-  }
-
-  checkPublicActions(manifests, actions.handlers);
   checkAccountsModel({ accounts });
   const app = Fastify({
     logger: loggerOptions(options.logger),
@@ -84,11 +77,14 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   const fileFolders = [...uploadFolders(manifests), BUILDS_FOLDER];
   const apiDocs = config.apiDocs !== false;
+  const sessions = { idleMs: config.sessionIdleMs, lifetimeMs: config.sessionLifetimeMs };
   // The server's plugins, as a set: each declares its name and what it depends on (docs/reference.md, "The server's
   // plugins"), and registerPlugins derives the order (server/core/plugin-tree.ts). Ties go in the order listed.
+  // A start stopped part way (a manifest naming a handler nobody registered, found once the database is open) closes
+  // what the plugins before it opened: the database, its guard, the pollers.
   await registerPlugins(app, [
     plant(bodiesPlugin, {}),
-    plant(manifestsPlugin, { manifests, models, accounts, actions }),
+    plant(manifestsPlugin, { manifests, models, accounts }),
     plant(dbPlugin, {
       database: { ...config, log: options.log },
       admin: { email: config.adminEmail, password: config.adminPassword },
@@ -98,11 +94,11 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     plant(auditPlugin, {}),
     plant(liveHubPlugin, {}),
     plant(changesPlugin, { databaseUrl: config.databaseUrl }),
-    plant(enginePlugin, {
-      dataDir: config.dataDir,
-      sessions: { idleMs: config.sessionIdleMs, lifetimeMs: config.sessionLifetimeMs },
-      listCountLimit: config.listCountLimit,
-    }),
+    plant(registryPlugin, { dataDir: config.dataDir, extra: options.actions }),
+    plant(actionsPlugin, {}),
+    plant(gitlabActionsPlugin, {}),
+    // For the tests, benchmarks and scripts that reach into the app (nothing in the server reads it).
+    plant(enginePlugin, { dataDir: config.dataDir, sessions, listCountLimit: config.listCountLimit }),
     plant(corsPlugin, { origins: config.corsOrigins }),
     plant(compressPlugin, {}),
     plant(browserSecurityPlugin, { panelHosts, publicUrl: config.publicUrl, filePrefixes: fileFolders.map((f) => `/${f}/`) }),
@@ -110,23 +106,27 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     plant(panelPlugin, config),
     plant(errorsPlugin, {}),
     plant(contractPlugin, { enabled: apiDocs, manifests, fileFolders }),
-    plant(authPlugin, { limits: options.loginLimits }),
+    plant(authPlugin, { limits: options.loginLimits, sessions }),
     plant(publicRateLimitPlugin, {
       limit: config.publicRateLimit,
       shared: config.redisUrl ? { url: config.redisUrl, prefix: config.redisPrefix, log: options.log } : undefined,
     }),
     plant(devicePlugin, { publicUrl: config.publicUrl, panelHosts, writes: config.deviceWrites }),
-    plant(crudPlugin, {}),
-    plant(exportsPlugin, {}),
+    plant(crudPlugin, { dataDir: config.dataDir, listCountLimit: config.listCountLimit }),
+    plant(exportsPlugin, { listCountLimit: config.listCountLimit }),
     plant(assetsPlugin, { dataDir: config.dataDir, folders: fileFolders }),
     plant(livePlugin, {
       panelHosts,
       corsOrigins: config.corsOrigins,
       redis: config,
+      sessions,
       limits: { socketsPerSession: config.liveSocketsPerSession, eventsPerSecond: config.liveEventsPerSecond },
     }),
     plant(gitlabPlugin, { gitlab: config.gitlab }),
     plant(docsPlugin, { enabled: apiDocs }),
-  ]);
+  ]).catch(async (error: unknown) => {
+    await app.close().catch(() => undefined);
+    throw error;
+  });
   return app;
 }

@@ -1,7 +1,6 @@
 // Entry point (`npm run serve`): builds the app from the environment and listens on PORT.
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
-import { serverActions } from './actions/index.ts';
 import { loadConfig, type Config } from './config.ts';
 import { holdServerLock } from './db/locks.ts';
 import { availableHosts } from './plugins/panel.ts';
@@ -28,7 +27,7 @@ const config = loadConfig();
 try {
   // Held until the process ends, so that `npm run restore` refuses to replace the data under this server.
   const lock = await holdServerLock(config, (line) => console.error(line));
-  const app = await buildApp({ config, logger: process.env.LOG_REQUESTS === '1', actions: serverActions });
+  const app = await buildApp({ config, logger: process.env.LOG_REQUESTS === '1' });
   if (app.firstAdmin?.password) {
     console.log(`Created the first admin ${app.firstAdmin.email} with the password: ${app.firstAdmin.password}`);
     console.log('It is shown only this once; change it after logging in.');

@@ -1,17 +1,18 @@
 // The calls of the Pipelines screen under /v1/admin/gitlab/ (schemas/pipeline.json): run a pipeline of a
 // whitelabel, the jobs of one for the statuses modal, whether GitLab is configured, and the cancel that runs
 // before a pipeline's record is deleted. The GitLab side lives in server/gitlab/.
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { fieldError, notFound } from '../errors.ts';
-import type { Engine } from '../core/context.ts';
 import { readOne } from '../core/rows.ts';
 import { GitlabError, type GitlabPipeline } from '../gitlab/client.ts';
 import { gitlabOf, isActive, WEBHOOK_PATH } from '../gitlab/pipelines.ts';
-import type { ActionContext, CustomHandler } from './types.ts';
+import type { ActionContext, CustomHandler, HandlerServices, ServerActions } from './types.ts';
 
 /** The CI variables a pipeline started from the panel carries (docs/manifests.md). */
 export const CI_VARIABLES = { name: 'WHITELABEL_NAME', id: 'WHITELABEL_ID' } as const;
 
-const model = (engine: Engine, entity: string) => {
+const model = (engine: Pick<HandlerServices, 'models'>, entity: string) => {
   const found = engine.models.get(entity);
   if (!found) throw new Error(`the GitLab calls need the ${entity} entity`);
   return found;
@@ -22,7 +23,7 @@ interface Started {
   whitelabel: { id: number; name: string };
 }
 
-const say = (engine: Engine, line: string) => engine.live.emit('console', `${new Date().toISOString()} ${line}`);
+const say = (engine: Pick<HandlerServices, 'live'>, line: string) => engine.live.emit('console', `${new Date().toISOString()} ${line}`);
 
 /**
  * POST runPipeline {version, whitelabelId}: GitLab creates the pipeline first (outside any transaction), then
@@ -106,7 +107,7 @@ export async function gitlabStatus({ engine }: ActionContext) {
  * cannot cancel it the delete is refused and the record kept (it is the panel's only handle on that pipeline).
  * Without a configured GitLab there is nothing to cancel on.
  */
-export async function cancelBeforeDelete(record: Record<string, unknown>, engine: Engine): Promise<void> {
+export async function cancelBeforeDelete(record: Record<string, unknown>, engine: HandlerServices): Promise<void> {
   const client = gitlabOf(engine).client;
   if (!client || !isActive(record.status)) return;
   const id = Number(record.pipelineId);
@@ -119,3 +120,26 @@ export async function cancelBeforeDelete(record: Record<string, unknown>, engine
     throw new GitlabError(status ?? 502, `Pipeline ${id} is still ${record.status} and GitLab could not cancel it, so its record is kept: ${message}`);
   }
 }
+
+/** What this file registers, by name: the Pipelines screen's calls and the cancel before a pipeline's delete. */
+export const gitlabActions: ServerActions = {
+  handlers: {
+    'gitlab.runPipeline': runPipeline,
+    'gitlab.jobs': { run: pipelineJobs },
+    'gitlab.status': { run: gitlabStatus },
+  },
+  checks: {},
+  beforeDestroy: { 'gitlab.cancelPipeline': cancelBeforeDelete },
+  valueSources: {},
+};
+
+/**
+ * The `gitlab-actions` plugin: registers the GitLab handlers into the crud plugin's registry. They reach the GitLab
+ * service of the `gitlab` plugin when called (gitlabOf), so they need not wait for it.
+ */
+export const gitlabActionsPlugin = fp(async (app: FastifyInstance) => app.serverActions.add(gitlabActions), {
+  name: 'gitlab-actions',
+  dependencies: ['handlers'],
+  decorators: { fastify: ['serverActions'] },
+  fastify: '5.x',
+});

@@ -6,7 +6,7 @@ import type { ActionContext, ValueSource } from './types.ts';
 
 const OFFICE_ROW = 1;
 
-const tableOf = (engine: Engine) => {
+const tableOf = (engine: Pick<Engine, 'models'>) => {
   const model = engine.models.get('officeIp');
   if (!model) throw new Error('officeIp actions need the officeIp entity');
   return model.table;

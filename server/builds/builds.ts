@@ -97,7 +97,7 @@ export async function scanBuilds(dataDir: string, whitelabel?: string, problems:
   return found;
 }
 
-const buildModel = (engine: Engine) => {
+const buildModel = (engine: Pick<Engine, 'models'>) => {
   const model = engine.models.get('build');
   if (!model) throw new Error('build actions need the build entity');
   return model;
@@ -130,7 +130,7 @@ const missingText = (missing: string[]) => (missing.length ? `missing ${missing.
  * union of what was recorded before and what was found, so a lost file never drops out of the list; each build
  * is available only while every expected file is there.
  */
-async function record(engine: Engine, db: Kysely<any>, found: FoundBuild[], problems: BuildProblem[]) {
+async function record(engine: Pick<Engine, 'caps' | 'dataDir' | 'models'>, db: Kysely<any>, found: FoundBuild[], problems: BuildProblem[]) {
   const table = buildModel(engine).table;
   const now = new Date().toISOString();
   let added = 0;
@@ -180,7 +180,7 @@ function statusesByWhitelabel(items: { whitelabel: string; unavailable: boolean 
  * Reports a reload on the live hub. `whitelabel` names the one whitelabel a reload for wl looked at: its buildsErrors
  * item is then {whitelabel, errors}, which replaces that whitelabel's errors only; a list replaces all of them.
  */
-function report(engine: Engine, scope: string, found: FoundBuild[], recorded: { added: number; unavailable: Set<string> }, problems: BuildProblem[], whitelabel?: string) {
+function report(engine: Pick<Engine, 'live'>, scope: string, found: FoundBuild[], recorded: { added: number; unavailable: Set<string> }, problems: BuildProblem[], whitelabel?: string) {
   const { added, unavailable } = recorded;
   const line = `${scope}: ${builds(found.length)} on disk, ${added} new, ${unavailable.size} unavailable`;
   engine.live.emit('console', `${new Date().toISOString()} ${line}`);
@@ -190,7 +190,7 @@ function report(engine: Engine, scope: string, found: FoundBuild[], recorded: { 
 }
 
 /** One build job at a time over every process: a second one, on this process or another, is refused at once. */
-async function oneJobAtATime(engine: Engine, db: Kysely<any>): Promise<void> {
+async function oneJobAtATime(engine: Pick<Engine, 'caps'>, db: Kysely<any>): Promise<void> {
   if (!(await tryTransactionLock(db, engine.caps, 'builds'))) {
     throw conflict('Another build reload or update is running; try again when it has finished');
   }

@@ -1,4 +1,6 @@
-// The state the generic routes and the custom actions share.
+// The services the server's parts are made of, as one catalogue (`Engine`): no part receives the whole of it. Each
+// function names what it uses as a `Pick<Engine, ...>` beside it, and each plugin builds its own narrow context from
+// the decorations of the plugins it depends on.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Manifest } from '../../kernel/manifest/types.ts';
@@ -31,15 +33,21 @@ export interface Engine {
   dataDir: string;
   /** How long a session lives: without a call (idle) and at most (lifetime) after its login. */
   sessions: { idleMs: number; lifetimeMs: number };
-  /** The application's named custom handlers, record checks, before-destroy hooks and value sources. */
-  actions: ServerActions;
+  /** The named custom handlers, record checks, before-destroy hooks and value sources, and what they receive (server/crud/registry.ts). */
+  actions: ActionRegistry;
   /** Rows a list counts exactly before answering a capped count (LIST_COUNT_LIMIT, server/crud/list-query.ts). */
   listCountLimit?: number;
   /** List reads: worker threads on SQLite, the pool on PostgreSQL (server/db/read-pool.ts); absent = engine.db. */
   reads?: Reads;
 }
 
-/** What an application hands the server engine at start-up: its named handlers, checks, hooks and value sources. */
+/**
+ * What a custom handler, record check, before-destroy hook and value source may use of the server: the same object
+ * for all of them (server/crud/registry.ts makes it), so what is kept per app can be kept under it.
+ */
+export type HandlerServices = Pick<Engine, 'db' | 'caps' | 'health' | 'log' | 'manifests' | 'models' | 'changes' | 'live' | 'dataDir'>;
+
+/** The named handlers, checks, hooks and value sources the server knows, by name (server/crud/registry.ts fills them). */
 export interface ServerActions {
   handlers: Record<string, CustomHandler>;
   checks: Record<string, RecordCheck>;
@@ -47,10 +55,10 @@ export interface ServerActions {
   valueSources: Record<string, ValueSource>;
 }
 
-// The types of the server's name-keyed registries (server/actions/index.ts) live beside the Engine they receive,
-// so neither file imports the other.
+// The types of the server's name-keyed registries live beside the services they receive, so that the registering
+// folders (server/actions, server/gitlab) and the crud routes that call them import neither each other.
 export interface ActionContext {
-  engine: Engine;
+  engine: HandlerServices;
   /** The connection to use: the write's transaction when the handler writes. */
   db: Kysely<any>;
   input: Record<string, unknown>;
@@ -98,7 +106,7 @@ export interface CustomHandler {
 
 /** What a record check may read: the write's transaction, and whether the record is added or edited. */
 export interface CheckContext {
-  engine: Engine;
+  engine: HandlerServices;
   db: Kysely<any>;
   mode: 'create' | 'update';
 }
@@ -110,9 +118,26 @@ export type RecordCheck = (record: Record<string, unknown>, ctx: CheckContext) =
  * Hooks named by a destroy action's `before`: they run on the stored record before the delete's transaction
  * opens (so a call to another service holds no database lock); a failure refuses the call and keeps the record.
  */
-export type BeforeDestroy = (record: Record<string, unknown>, engine: Engine) => Promise<void>;
+export type BeforeDestroy = (record: Record<string, unknown>, engine: HandlerServices) => Promise<void>;
 
 export type ValueSource = (ctx: Omit<ActionContext, 'input'>) => Promise<unknown>;
+
+/**
+ * Where the plugins that bring named handlers register them (`app.serverActions`, server/crud/registry.ts), before
+ * the crud routes read them. A name registered twice stops the start.
+ */
+export interface ActionRegistry {
+  /** What every registered handler, check, hook and value source receives as `engine`. */
+  services: HandlerServices;
+  handler(name: string, handler: CustomHandler): void;
+  check(name: string, check: RecordCheck): void;
+  beforeDestroy(name: string, hook: BeforeDestroy): void;
+  valueSource(name: string, source: ValueSource): void;
+  /** Several at once, e.g. one folder's tables. */
+  add(actions: Partial<ServerActions>): void;
+  /** What is registered so far. */
+  registered: ServerActions;
+}
 
 export const TOKENS_TABLE = 'auth_tokens';
 

@@ -63,7 +63,7 @@ function shown(value: unknown): string | number {
 }
 
 /** `cell: "lookup"` columns: the ids shown as `id — label` of the records `form.ui.<field>.lookup` names. */
-async function lookupLabels(engine: Engine, manifest: Manifest, columns: ColumnDecl[]) {
+async function lookupLabels(engine: Pick<Engine, 'db' | 'models'>, manifest: Manifest, columns: ColumnDecl[]) {
   const labels = new Map<string, Map<string, string>>();
   for (const column of columns) {
     const target = column.cell === 'lookup' ? engine.models.get(manifest.form?.ui?.[column.field]?.lookup ?? '') : undefined;
@@ -85,7 +85,7 @@ interface Order {
  * same way), NULLs where the dialect puts them: a keyset walk, so each batch is one indexed query however deep
  * into the list it is.
  */
-function after(engine: Engine, order: Order | null, last: { key: unknown; id: number }) {
+function after(engine: Pick<Engine, 'caps'>, order: Order | null, last: { key: unknown; id: number }) {
   return (eb: ExpressionBuilder<any, any>): Expression<SqlBool> => {
     const id = eb.ref('t.id');
     if (!order) return eb(id, '>', last.id);
@@ -108,7 +108,7 @@ function after(engine: Engine, order: Order | null, last: { key: unknown; id: nu
  * Registers `GET <list path>/export.csv` for every list call: the same filter and sort parameters (page and
  * pageSize are ignored), exactly the list call's roles, one users-log row per export.
  */
-export function registerCsvExports(app: FastifyInstance, engine: Engine, manifests: Manifest[]): void {
+export function registerCsvExports(app: FastifyInstance, engine: Pick<Engine, 'audit' | 'caps' | 'db' | 'models'>, manifests: Manifest[]): void {
   for (const manifest of manifests) {
     const model = engine.models.get(manifest.entity);
     for (const [name, action] of Object.entries(manifest.actions)) {
@@ -117,7 +117,7 @@ export function registerCsvExports(app: FastifyInstance, engine: Engine, manifes
   }
 }
 
-function registerExport(app: FastifyInstance, engine: Engine, manifest: Manifest, model: EntityModel, name: string, action: ActionDecl) {
+function registerExport(app: FastifyInstance, engine: Pick<Engine, 'audit' | 'caps' | 'db' | 'models'>, manifest: Manifest, model: EntityModel, name: string, action: ActionDecl) {
   const list = manifest.list!;
   const columns = list.columns!;
   const filters = filterParams(engine, model);
@@ -186,9 +186,18 @@ function registerExport(app: FastifyInstance, engine: Engine, manifest: Manifest
 }
 
 /** The `exports` plugin: `<list path>/export.csv` beside each list call of `crud`. */
-export const exportsPlugin = fp(async (app: FastifyInstance) => registerCsvExports(app, app.engine, app.manifests), {
-  name: 'exports',
-  dependencies: ['engine', 'auth', 'crud', ...BEFORE_ROUTES],
-  decorators: { fastify: ['engine', 'manifests'] },
-  fastify: '5.x',
-});
+export const exportsPlugin = fp(
+  async (app: FastifyInstance, options: { listCountLimit?: number }) => {
+    const context: ExportContext = { db: app.db, caps: app.caps, models: app.models, audit: app.audit, changes: app.changes, reads: app.reads, listCountLimit: options.listCountLimit };
+    registerCsvExports(app, context, app.manifests);
+  },
+  {
+    name: 'exports',
+    dependencies: ['db', 'audit', 'changes', 'auth', 'crud', ...BEFORE_ROUTES],
+    decorators: { fastify: ['db', 'caps', 'reads', 'models', 'audit', 'changes', 'manifests'] },
+    fastify: '5.x',
+  },
+);
+
+/** What the exports use of the server. */
+type ExportContext = Pick<Engine, 'db' | 'caps' | 'models' | 'audit' | 'changes' | 'reads' | 'listCountLimit'>;

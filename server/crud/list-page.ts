@@ -96,7 +96,7 @@ function decodeCursor(request: PageRequest): Cursor | undefined {
  * On SQLite, when every active filter is a contains filter of the entity's FTS5 trigram table: their LIKEs as one
  * condition, which holds on the FTS5 table and on the entity's own table alike (unqualified column names).
  */
-function ftsCondition(engine: Engine, model: EntityModel, active: FilterParam[], input: Record<string, unknown>): Expression<SqlBool> | undefined {
+function ftsCondition(engine: Pick<Engine, 'caps'>, model: EntityModel, active: FilterParam[], input: Record<string, unknown>): Expression<SqlBool> | undefined {
   if (engine.caps.textSearch !== 'fts-table' || !active.length) return undefined;
   const likes = active.map((f) => (f.decl.op === 'contains' && !f.decl.field.includes('.') ? ftsLike(model, f.decl.field, String(input[f.param])) : undefined));
   if (likes.some((like) => !like)) return undefined;
@@ -108,7 +108,7 @@ function ftsCondition(engine: Engine, model: EntityModel, active: FilterParam[],
  * as one condition on the columns of `qualifier`) and the others; undefined when none is served by it, or a filter
  * reaches into a relation (those need the joins the queries below do not make).
  */
-function ftsSplit(engine: Engine, model: EntityModel, active: FilterParam[], input: Record<string, unknown>, qualifier: string) {
+function ftsSplit(engine: Pick<Engine, 'caps'>, model: EntityModel, active: FilterParam[], input: Record<string, unknown>, qualifier: string) {
   if (engine.caps.textSearch !== 'fts-table' || active.some((f) => f.ref.startsWith('r_'))) return undefined;
   const likes: Expression<unknown>[] = [];
   const rest: FilterParam[] = [];
@@ -127,7 +127,7 @@ function ftsSplit(engine: Engine, model: EntityModel, active: FilterParam[], inp
  * filters match, where `t.id in (select rowid ...)` let SQLite walk an index of the equality filter or the sort instead
  * and test every row of it (the users of one experiment with a contains filter: every user of the experiment).
  */
-function ftsDrivenIds(engine: Engine, model: EntityModel, active: FilterParam[], input: Record<string, unknown>): Query | undefined {
+function ftsDrivenIds(engine: Pick<Engine, 'caps' | 'db' | 'models'>, model: EntityModel, active: FilterParam[], input: Record<string, unknown>): Query | undefined {
   const split = ftsSplit(engine, model, active, input, 'f');
   if (!split) return undefined;
   const query = engine.db.selectFrom(`${ftsTable(model)} as f`).crossJoin(`${model.table} as t`).select('t.id').whereRef('t.id', '=', 'f.rowid').where(split.likes);
@@ -139,7 +139,7 @@ function ftsDrivenIds(engine: Engine, model: EntityModel, active: FilterParam[],
  * as a query read from that table (which a count or a page in rowid order reads lazily); over that table alone when
  * every active filter is such a filter.
  */
-export function ftsMatching(engine: Engine, model: EntityModel, active: FilterParam[], input: Record<string, unknown>): Query | undefined {
+export function ftsMatching(engine: Pick<Engine, 'caps' | 'db' | 'models'>, model: EntityModel, active: FilterParam[], input: Record<string, unknown>): Query | undefined {
   const condition = ftsCondition(engine, model, active, input);
   if (condition) return engine.db.selectFrom(ftsTable(model)).select('rowid').where(condition);
   return ftsDrivenIds(engine, model, active, input);
@@ -159,7 +159,7 @@ const TARGETS_TTL_MS = 5_000;
 const targetsOf = keptPerEntity<{ targets: Targets; at: number }>();
 
 /** A relation sort's target rows in order, kept per entity until a write to it (they are few and read per call). */
-async function keptTargets(engine: Engine, entity: string, what: string, read: () => Promise<Targets>): Promise<Targets> {
+async function keptTargets(engine: Pick<Engine, 'changes' | 'db'>, entity: string, what: string, read: () => Promise<Targets>): Promise<Targets> {
   const kept = targetsOf(engine, entity);
   const hit = kept.kept.get(what);
   if (hit && Date.now() - hit.at < TARGETS_TTL_MS) return hit.targets;
@@ -212,7 +212,7 @@ export class ListPager {
   private readonly field?: string;
 
   constructor(
-    private readonly engine: Engine,
+    private readonly engine: Pick<Engine, 'caps' | 'changes' | 'db' | 'models'>,
     private readonly model: EntityModel,
     private readonly request: PageRequest,
   ) {

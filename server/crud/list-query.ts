@@ -46,14 +46,15 @@ export interface KeptPerEntity<V> {
 }
 
 /**
- * A per-engine, per-entity store of what lists keep between calls, emptied at every committed change of the entity
+ * A per-app, per-entity store of what lists keep between calls, emptied at every committed change of the entity
  * (a write through the API, a device call, another process's write heard through the bridge).
  * @example const countsOf = keptPerEntity<Cached>(); const counts = countsOf(engine, 'appinfo');
  */
-export function keptPerEntity<V>(): (engine: Engine, entity: string) => KeptPerEntity<V> {
-  const caches = new WeakMap<Engine, Map<string, KeptPerEntity<V>>>();
+export function keptPerEntity<V>(): (engine: Pick<Engine, 'db' | 'changes'>, entity: string) => KeptPerEntity<V> {
+  // Kept per database (the app's, whichever plugin's context asks), as the caches are of its tables.
+  const caches = new WeakMap<Kysely<any>, Map<string, KeptPerEntity<V>>>();
   return (engine, entity) => {
-    let byEntity = caches.get(engine);
+    let byEntity = caches.get(engine.db);
     if (!byEntity) {
       const created = new Map<string, KeptPerEntity<V>>();
       engine.changes.on((change) => {
@@ -62,7 +63,7 @@ export function keptPerEntity<V>(): (engine: Engine, entity: string) => KeptPerE
         kept.kept.clear();
         kept.writes++;
       });
-      caches.set(engine, (byEntity = created));
+      caches.set(engine.db, (byEntity = created));
     }
     let kept = byEntity.get(entity);
     if (!kept) byEntity.set(entity, (kept = { kept: new Map(), writes: 0 }));
@@ -73,13 +74,13 @@ export function keptPerEntity<V>(): (engine: Engine, entity: string) => KeptPerE
 const cacheOf = keptPerEntity<Cached>();
 
 /** Whether more rows match a list's filter values than the count limit, as far as a kept count tells (else undefined). */
-export function keptCapped(engine: Engine, entity: string, key: string): boolean | undefined {
+export function keptCapped(engine: Pick<Engine, 'changes' | 'db'>, entity: string, key: string): boolean | undefined {
   const cached = cacheOf(engine, entity).kept.get(key);
   return cached && Date.now() - cached.at < CAPPED_COUNT_TTL_MS ? cached.capped : undefined;
 }
 
 /** Rows of a list's SELECT: off the event loop on SQLite (server/db/read-pool.ts), with its time limit. */
-export async function readRows<R = Record<string, unknown>>(engine: Engine, query: Compilable): Promise<R[]> {
+export async function readRows<R = Record<string, unknown>>(engine: Pick<Engine, 'db' | 'reads'>, query: Compilable): Promise<R[]> {
   if (engine.reads) return engine.reads.rows<R>(query.compile());
   return (await engine.db.executeQuery<R>(query.compile())).rows;
 }
@@ -89,7 +90,7 @@ export function relationsOf(refs: string[]): string[] {
   return [...new Set(refs.filter((r) => r.startsWith('r_')).map((r) => r.slice(2, r.indexOf('.'))))];
 }
 
-function matchingRows(engine: Engine, model: EntityModel, options: CountOptions, db: Kysely<any>) {
+function matchingRows(engine: Pick<Engine, 'models'>, model: EntityModel, options: CountOptions, db: Kysely<any>) {
   let inner = db.selectFrom(`${model.table} as t`);
   for (const relation of model.manifest.relations ?? []) {
     if (!options.relations.includes(relation.name)) continue;
@@ -105,7 +106,7 @@ function matchingRows(engine: Engine, model: EntityModel, options: CountOptions,
  * one of KEPT_EXACT_COUNT rows or more, is kept per filter values (paging does not recount it) until a write to the
  * entity or a minute has passed.
  */
-export async function countList(engine: Engine, model: EntityModel, options: CountOptions, db: Kysely<any> = engine.db): Promise<ListCount> {
+export async function countList(engine: Pick<Engine, 'changes' | 'db' | 'listCountLimit' | 'models'>, model: EntityModel, options: CountOptions, db: Kysely<any> = engine.db): Promise<ListCount> {
   const { offset, pageSize, rowsOnPage } = options;
   if (rowsOnPage > 0 && rowsOnPage < pageSize) return { count: offset + rowsOnPage };
   if (rowsOnPage === 0 && offset === 0) return { count: 0 };

@@ -40,7 +40,7 @@ type IdQuery = SelectQueryBuilder<any, any, { id: unknown }>;
  * @example await deleteUnreferenced(engine, builds, trx, trx.selectFrom('builds as t').select('t.id'))
  */
 export async function deleteUnreferenced(
-  engine: Engine,
+  engine: Pick<Engine, 'caps' | 'models'>,
   model: EntityModel,
   db: Kysely<any>,
   candidates: IdQuery,

@@ -9,9 +9,10 @@ import { requireRoles, type AuthUser } from '../plugins/auth.ts';
 import { publicCallGate } from '../plugins/public-rate-limit.ts';
 import { clientIp } from '../plugins/address-key.ts';
 import { readMultipart, removeStagedUploads } from '../plugins/uploads.ts';
-import type { CustomHandler } from '../actions/index.ts';
+import type { CustomHandler } from '../core/context.ts';
 import type { Engine } from '../core/context.ts';
 import { buildHandler } from './handlers.ts';
+import { checkRegistered } from './registry.ts';
 import { PREPARED, inputOf, routeValidation } from '../core/input.ts';
 import { inputSource } from '../contract/route-schema.ts';
 import { JsonBytes } from '../core/json-bytes.ts';
@@ -51,26 +52,36 @@ function schemaOf(manifest: Manifest, name: string, writing: boolean) {
   return schema;
 }
 
-export function registerCrudRoutes(app: FastifyInstance, engine: Engine, manifests: Manifest[]): void {
+export interface CrudOptions {
+  /** DATA_DIR: uploaded files live under it. */
+  dataDir: string;
+  /** Rows a list counts exactly before answering a capped count (LIST_COUNT_LIMIT, server/crud/list-query.ts). */
+  listCountLimit?: number;
+}
+
+/** What the manifests' routes use of the server: the crud plugin builds it from the decorations it depends on. */
+export type CrudContext = Pick<Engine, 'db' | 'caps' | 'health' | 'log' | 'models' | 'accounts' | 'audit' | 'live' | 'changes' | 'actions' | 'reads' | 'dataDir' | 'listCountLimit'>;
+
+export function registerCrudRoutes(app: FastifyInstance, engine: CrudContext, manifests: Manifest[]): void {
   for (const manifest of manifests) {
     const model = engine.models.get(manifest.entity);
     for (const [name, action] of Object.entries(manifest.actions)) {
       const handler = buildHandler(engine, model, name, action);
       const source = inputSource(action);
-      const readBody = action.kind === 'custom' ? engine.actions.handlers[action.handler!]?.readBody : undefined;
+      const readBody = action.kind === 'custom' ? engine.actions.registered.handlers[action.handler!]?.readBody : undefined;
       const fieldCount = Object.keys(model?.props ?? (action.inputSchema as { properties?: object } | undefined)?.properties ?? {}).length;
       const validation = routeValidation(inputRulesOf(engine, model, action));
       app.route({
         method: action.method,
         url: action.path,
-        schema: schemaOf(manifest, name, writes(action, engine.actions.handlers)),
+        schema: schemaOf(manifest, name, writes(action, engine.actions.registered.handlers)),
         // Fastify checks the input with the route's schema, read as the call's kind reads it (server/crud/kinds/input-rules.ts).
         validatorCompiler: validation.compiler,
-        bodyLimit: bodyLimitOf(action, engine.actions.handlers),
+        bodyLimit: bodyLimitOf(action, engine.actions.registered.handlers),
         // A handler that reads its own body gets its bytes (server/plugins/json-body.ts).
         config: { jsonBytes: !!readBody && source === 'json' },
         // Fastify answers HEAD with the GET handler: for a GET that writes, that would run the write.
-        exposeHeadRoute: !writes(action, engine.actions.handlers),
+        exposeHeadRoute: !writes(action, engine.actions.registered.handlers),
         // A public (device) call: no role rule, a token sent is ignored, the per-address limit instead.
         onRequest: action.public ? publicCallGate(app) : requireRoles(action.roles),
         ...(source === 'multipart'
@@ -110,7 +121,7 @@ export function registerCrudRoutes(app: FastifyInstance, engine: Engine, manifes
           }
         },
       });
-      if (action.method === 'GET' && writes(action, engine.actions.handlers)) {
+      if (action.method === 'GET' && writes(action, engine.actions.registered.handlers)) {
         // Left out of /openapi.json: the GET's description says HEAD is refused with 405.
         app.head(action.path, { schema: { hide: true } }, async (_request, reply) => {
           reply.header('allow', 'GET');
@@ -125,9 +136,33 @@ export function registerCrudRoutes(app: FastifyInstance, engine: Engine, manifes
  * The `crud` plugin: every call of every manifest. After `auth` (request.user, the role rules), `uploads` (multipart),
  * `public-rate-limit` (the public calls' gate) and `device` (whose onRoute hook wraps the lookup's routes).
  */
-export const crudPlugin = fp(async (app: FastifyInstance) => registerCrudRoutes(app, app.engine, app.manifests), {
-  name: 'crud',
-  dependencies: ['engine', 'auth', 'uploads', 'public-rate-limit', 'device', ...BEFORE_ROUTES],
-  decorators: { fastify: ['engine', 'manifests', 'publicBuckets'] },
-  fastify: '5.x',
-});
+export const crudPlugin = fp(
+  async (app: FastifyInstance, options: CrudOptions) => {
+    // Every folder with named handlers has registered them (the dependencies below): a manifest naming one nobody
+    // registered stops the start here, before any route.
+    checkRegistered(app.manifests, app.serverActions.registered);
+    const context: CrudContext = {
+      db: app.db,
+      caps: app.caps,
+      health: app.health,
+      log: app.log,
+      models: app.models,
+      accounts: app.accounts,
+      audit: app.audit,
+      live: app.live,
+      changes: app.changes,
+      actions: app.serverActions,
+      reads: app.reads,
+      dataDir: options.dataDir,
+      listCountLimit: options.listCountLimit,
+    };
+    registerCrudRoutes(app, context, app.manifests);
+  },
+  {
+    name: 'crud',
+    // The plugins that register named handlers (`actions`, `device`, `gitlab-actions`) come first.
+    dependencies: ['handlers', 'actions', 'device', 'gitlab-actions', 'auth', 'uploads', 'public-rate-limit', ...BEFORE_ROUTES],
+    decorators: { fastify: ['db', 'caps', 'health', 'reads', 'models', 'accounts', 'audit', 'live', 'changes', 'serverActions', 'manifests', 'publicBuckets'] },
+    fastify: '5.x',
+  },
+);

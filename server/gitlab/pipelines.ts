@@ -2,12 +2,13 @@
 // pipelines still pending or running (for panels GitLab's webhooks cannot reach), and what a change of status
 // does: the row is updated once (a conditional UPDATE, so two sources never both act on one change), the
 // open Pipelines screens hear of it on the live socket, and a success reloads that whitelabel's builds.
+import type { Kysely } from 'kysely';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { BEFORE_ROUTES } from '../core/plugin-tree.ts';
 import type { GitlabConfig } from '../config.ts';
-import type { Engine } from '../core/context.ts';
+import type { Engine, HandlerServices } from '../core/context.ts';
 import { AppError, fieldError, notFound, unauthorized } from '../errors.ts';
 import type { Actor } from '../core/audit-log.ts';
 import { reloadBuildsForWl } from '../builds/builds.ts';
@@ -59,26 +60,27 @@ export interface GitlabService {
   nextPollMs(): number;
 }
 
-const services = new WeakMap<Engine, GitlabService>();
+// Kept per database (the app's): the handlers reach it through the registry's services, the plugin set it up.
+const services = new WeakMap<Kysely<any>, GitlabService>();
 
 /** The GitLab service of a running app (registerGitlab made it). */
-export function gitlabOf(engine: Engine): GitlabService {
-  const service = services.get(engine);
+export function gitlabOf(engine: Pick<Engine, 'db'>): GitlabService {
+  const service = services.get(engine.db);
   if (!service) throw new Error('registerGitlab() has not run for this app');
   return service;
 }
 
-const pipelineTable = (engine: Engine) => {
+const pipelineTable = (engine: Pick<Engine, 'models'>) => {
   const model = engine.models.get('pipeline');
   if (!model) throw new Error('the GitLab calls need the pipeline entity (schemas/pipeline.json)');
   return model.table;
 };
 
 const stamp = () => new Date().toISOString();
-const say = (engine: Engine, line: string) => engine.live.emit('console', `${stamp()} ${line}`);
+const say = (engine: Pick<Engine, 'live'>, line: string) => engine.live.emit('console', `${stamp()} ${line}`);
 
 /** Reloads the builds of the whitelabel whose pipeline succeeded, reporting on the dashboard console. */
-async function reloadAfterSuccess(engine: Engine, row: Record<string, unknown>, source: string) {
+async function reloadAfterSuccess(engine: HandlerServices, row: Record<string, unknown>, source: string) {
   const name = String(row.whitelabelName);
   say(engine, `Pipeline ${row.pipelineId} of ${name} (${row.ref}) succeeded: reloading the builds of ${name}`);
   try {
@@ -96,7 +98,7 @@ async function reloadAfterSuccess(engine: Engine, row: Record<string, unknown>, 
  * order, so it never moves a row back (running after success); the poller's GET is the current truth.
  * Resolves true when this call changed the row.
  */
-export async function applyStatus(engine: Engine, pipelineId: number, status: string, source: string, authoritative: boolean): Promise<boolean> {
+export async function applyStatus(engine: HandlerServices, pipelineId: number, status: string, source: string, authoritative: boolean): Promise<boolean> {
   const table = pipelineTable(engine);
   const row = await engine.db.selectFrom(table).selectAll().where('pipelineId', '=', pipelineId).executeTakeFirst();
   if (!row || row.status === status) return false;
@@ -118,7 +120,7 @@ export async function applyStatus(engine: Engine, pipelineId: number, status: st
  * Asks GitLab about every pipeline still pending or running, a few at a time (the client's slots). Resolves to how
  * many it asked about (a pause for GitLab's 429 counts as following pipelines, so the pause is not stretched).
  */
-async function pollRound(engine: Engine, client: GitlabClient, report: (problem: string | null) => void): Promise<number> {
+async function pollRound(engine: HandlerServices, client: GitlabClient, report: (problem: string | null) => void): Promise<number> {
   if (client.pausedFor() > 0) return 1;
   const rows = await engine.db
     .selectFrom(pipelineTable(engine))
@@ -157,7 +159,7 @@ function sameSecret(given: string, expected: string): boolean {
  * Sets up GitLab for one app: the client (when configured), the webhook route, the poller (stopped when the
  * app closes) and the live `pipelines` item after every committed change of a pipeline row.
  */
-export function registerGitlab(app: FastifyInstance, engine: Engine, config: GitlabConfig): GitlabService {
+export function registerGitlab(app: FastifyInstance, engine: HandlerServices, config: GitlabConfig): GitlabService {
   const values: Record<(typeof VARIABLES)[number], string | undefined> = {
     GITLAB_URL: config.url,
     GITLAB_TOKEN: config.token,
@@ -200,7 +202,7 @@ export function registerGitlab(app: FastifyInstance, engine: Engine, config: Git
     pollOnce,
     nextPollMs: () => nextPollMs,
   };
-  services.set(engine, service);
+  services.set(engine.db, service);
 
   let timer: NodeJS.Timeout | undefined;
   let stopped = !client;
@@ -253,10 +255,16 @@ export function registerGitlab(app: FastifyInstance, engine: Engine, config: Git
   return service;
 }
 
-/** The `gitlab` plugin: the pipeline webhook and poller, kept per Engine (gitlabOf). */
+/** The `gitlab` plugin: the pipeline webhook and poller, kept per database (gitlabOf). */
 export const gitlabPlugin = fp(
   async (app: FastifyInstance, options: { gitlab: GitlabConfig }) => {
-    registerGitlab(app, app.engine, options.gitlab);
+    // The builds' reload after a pipeline succeeded is the handler's (build.reloadForWl), given the same services.
+    registerGitlab(app, app.serverActions.services, options.gitlab);
   },
-  { name: 'gitlab', dependencies: ['engine', 'auth', ...BEFORE_ROUTES], decorators: { fastify: ['engine'] }, fastify: '5.x' },
+  {
+    name: 'gitlab',
+    dependencies: ['handlers', 'auth', ...BEFORE_ROUTES],
+    decorators: { fastify: ['serverActions'] },
+    fastify: '5.x',
+  },
 );

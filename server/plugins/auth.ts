@@ -2,7 +2,7 @@
 // per-action role checks, and the first admin on an empty database.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import type { Role } from '../../kernel/manifest/types.ts';
 import { FIRST_ACCOUNT_ROLE } from '../../kernel/roles.ts';
@@ -44,10 +44,10 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const timeOf = (value: unknown) => (value instanceof Date ? value.getTime() : Date.parse(String(value)));
 
 /** How stale lastUsedAt may grow before a call writes it again: one write a minute per session, not one a call. */
-const touchEveryMs = (engine: Engine) => Math.min(60_000, engine.sessions.idleMs / 10);
+const touchEveryMs = (engine: Pick<Engine, 'sessions'>) => Math.min(60_000, engine.sessions.idleMs / 10);
 
 /** Tokens still alive: issued within the lifetime and used within the idle timeout. */
-function liveTokens(engine: Engine, now: number) {
+function liveTokens(engine: Pick<Engine, 'db' | 'sessions'>, now: number) {
   return engine.db
     .selectFrom(`${TOKENS_TABLE} as k`)
     .where('k.createdAt', '>', iso(now - engine.sessions.lifetimeMs))
@@ -79,22 +79,23 @@ interface Sessions {
   ends: number;
 }
 
-const sessionsOf = new WeakMap<Engine, Sessions>();
+// Kept per database (the app's): auth, live and the crud writes that end sessions share them.
+const sessionsOf = new WeakMap<Kysely<any>, Sessions>();
 
-function keptSessions(engine: Engine): Sessions {
-  let sessions = sessionsOf.get(engine);
+function keptSessions(engine: Pick<Engine, 'accounts' | 'changes' | 'db'>): Sessions {
+  let sessions = sessionsOf.get(engine.db);
   if (!sessions) {
     const created: Sessions = { kept: new Map(), ends: 0 };
     engine.changes.on((change) => {
       if (change.entity === engine.accounts.entity) forgetSessions(engine);
     });
-    sessionsOf.set(engine, (sessions = created));
+    sessionsOf.set(engine.db, (sessions = created));
   }
   return sessions;
 }
 
 /** Forgets the kept sessions (all of them, or one token's): call it once the write that ended them committed. */
-export function forgetSessions(engine: Engine, tokenHash?: string): void {
+export function forgetSessions(engine: Pick<Engine, 'accounts' | 'changes' | 'db'>, tokenHash?: string): void {
   const sessions = keptSessions(engine);
   sessions.ends++;
   if (tokenHash) sessions.kept.delete(tokenHash);
@@ -105,7 +106,7 @@ export function forgetSessions(engine: Engine, tokenHash?: string): void {
  * The account a token belongs to, or null when it is unknown, revoked, idle past the idle timeout or older
  * than the session lifetime. A use keeps the session alive (lastUsedAt, written at most once a minute).
  */
-export async function userForToken(engine: Engine, token: string | undefined): Promise<AuthUser | null> {
+export async function userForToken(engine: Pick<Engine, 'accounts' | 'changes' | 'db' | 'sessions'>, token: string | undefined): Promise<AuthUser | null> {
   if (!token || token.length > 200) return null;
   const now = Date.now();
   const tokenHash = sha256(token);
@@ -140,7 +141,7 @@ export async function userForToken(engine: Engine, token: string | undefined): P
 }
 
 /** Which of these token hashes still name a live session (the socket layer's sweep). */
-export async function liveTokenHashes(engine: Engine, hashes: string[]): Promise<Set<string>> {
+export async function liveTokenHashes(engine: Pick<Engine, 'db' | 'sessions'>, hashes: string[]): Promise<Set<string>> {
   if (!hashes.length) return new Set();
   const rows = await liveTokens(engine, Date.now()).select('k.tokenHash').where('k.tokenHash', 'in', hashes).execute();
   return new Set(rows.map((r) => String(r.tokenHash)));
@@ -177,7 +178,7 @@ export async function ensureFirstAdmin(engine: Pick<Engine, 'db' | 'accounts'>, 
 /** Audit rows of failed and refused logins: per client address and overall, per window (a summary row for the rest). */
 export const FAILED_LOGIN_ROWS = { perKey: 10, overall: 60, windowMs: 60_000 };
 
-export function registerAuth(app: FastifyInstance, engine: Engine, limits: AttemptLimits = DEFAULT_LIMITS): void {
+export function registerAuth(app: FastifyInstance, engine: Pick<Engine, 'accounts' | 'audit' | 'changes' | 'db' | 'live' | 'sessions'>, limits: AttemptLimits = DEFAULT_LIMITS): void {
   const throttle = new LoginThrottle(engine.db, limits);
   app.addHook('preClose', () => throttle.close());
   const failedRows = budgetedRows(app, engine, limits.failedLoginRows ?? FAILED_LOGIN_ROWS, '/v1/user/loginFailed', 'failed or refused logins', 'addresses');
@@ -246,11 +247,20 @@ export function registerAuth(app: FastifyInstance, engine: Engine, limits: Attem
 
 /**
  * The `auth` plugin: login and logout, and `request.user` (decorated, read from the Authorization header) for every
- * route registered after it. Its sessions are kept per Engine (`engine`); failed logins go to `audit`.
+ * route registered after it. Its sessions are kept per database; failed logins go to `audit`.
  */
-export const authPlugin = fp(async (app: FastifyInstance, options: { limits?: AttemptLimits }) => registerAuth(app, app.engine, options.limits), {
-  name: 'auth',
-  dependencies: ['engine', ...BEFORE_ROUTES],
-  decorators: { fastify: ['engine'] },
-  fastify: '5.x',
-});
+export const authPlugin = fp(
+  async (app: FastifyInstance, options: { limits?: AttemptLimits; sessions: AuthContext['sessions'] }) => {
+    const context: AuthContext = { db: app.db, accounts: app.accounts, audit: app.audit, live: app.live, changes: app.changes, sessions: options.sessions };
+    registerAuth(app, context, options.limits);
+  },
+  {
+    name: 'auth',
+    dependencies: ['manifests', 'db', 'audit', 'live-hub', 'changes', ...BEFORE_ROUTES],
+    decorators: { fastify: ['db', 'accounts', 'audit', 'live', 'changes'] },
+    fastify: '5.x',
+  },
+);
+
+/** What login, logout and the sessions use of the server. */
+type AuthContext = Pick<Engine, 'db' | 'accounts' | 'audit' | 'live' | 'changes' | 'sessions'>;

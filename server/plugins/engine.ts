@@ -1,6 +1,7 @@
-// The `engine` plugin: the Engine (server/core/context.ts) put together from what the plugins below it decorate, for
-// the code that hands it on whole: the manifests' routes (crud, exports) give it to the custom actions' ActionContext,
-// and the sessions' cache, the device lookup's snapshot and the GitLab service are kept per Engine.
+// The `engine` plugin: the whole Engine (server/core/context.ts) put together from what the other plugins decorate,
+// as `app.engine`, for the code outside the server that reaches into a running app: the tests, the benchmarks and
+// the demo script (`app.engine.db`, `app.engine.dataDir`). No plugin of the server depends on it or reads it: each
+// builds its own narrow context from the decorations it depends on.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Engine } from '../core/context.ts';
@@ -22,29 +23,23 @@ export interface EngineOptions {
 
 export const enginePlugin = fp(
   async (app: FastifyInstance, options: EngineOptions) => {
-    const engine: Engine = {
-      db: app.db,
-      caps: app.caps,
-      health: app.health,
-      log: app.log,
-      manifests: app.manifests,
-      models: app.models,
+    // The registry's services object itself, completed with the rest: what is kept under it (the device lookup's
+    // snapshot, the device writes' budget) is then found from `app.engine` too, as the tests do. The handlers still
+    // see only their HandlerServices by type.
+    const engine: Engine = Object.assign(app.serverActions.services, {
       accounts: app.accounts,
       audit: app.audit,
-      live: app.live,
-      changes: app.changes,
-      dataDir: options.dataDir,
       sessions: options.sessions,
-      actions: app.actions,
+      actions: app.serverActions,
       listCountLimit: options.listCountLimit,
       reads: app.reads,
-    };
+    });
     app.decorate('engine', engine);
   },
   {
     name: 'engine',
-    dependencies: ['manifests', 'db', 'audit', 'live-hub', 'changes'],
-    decorators: { fastify: ['db', 'caps', 'health', 'reads', 'manifests', 'models', 'accounts', 'actions', 'audit', 'live', 'changes'] },
+    dependencies: ['manifests', 'db', 'audit', 'live-hub', 'changes', 'handlers'],
+    decorators: { fastify: ['db', 'caps', 'health', 'reads', 'manifests', 'models', 'accounts', 'serverActions', 'audit', 'live', 'changes'] },
     fastify: '5.x',
   },
 );

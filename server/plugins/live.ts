@@ -50,7 +50,7 @@ export function originAllowed(origin: string, options: Pick<LiveOptions, 'panelH
 
 const roomOf = (which: SessionSelector) => ('userId' in which ? `user:${which.userId}` : `token:${which.tokenHash}`);
 
-export function registerLive(app: FastifyInstance, engine: Engine, options: LiveOptions): Server {
+export function registerLive(app: FastifyInstance, engine: Pick<Engine, 'accounts' | 'audit' | 'changes' | 'db' | 'live' | 'sessions'>, options: LiveOptions): Server {
   const io = new Server(app.server, {
     path: '/socket.io',
     cors: options.corsOrigins.length ? { origin: options.corsOrigins } : undefined,
@@ -139,11 +139,17 @@ export const liveHubPlugin = fp(
  * lists; a socket's handshake is checked by `auth`'s sessions.
  */
 export const livePlugin = fp(
-  async (app: FastifyInstance, options: Omit<LiveOptions, 'adapter'> & { redis: Pick<Config, 'redisUrl' | 'redisPrefix'> }) => {
-    const { redis, ...live } = options;
-    const io = registerLive(app, app.engine, { ...live, adapter: await connectRedis(app, redis) });
-    const stopLiveLists = registerLiveLists(app.engine, io);
+  async (app: FastifyInstance, options: Omit<LiveOptions, 'adapter'> & { redis: Pick<Config, 'redisUrl' | 'redisPrefix'>; sessions: Engine['sessions'] }) => {
+    const { redis, sessions, ...live } = options;
+    const context = { db: app.db, accounts: app.accounts, audit: app.audit, changes: app.changes, live: app.live, manifests: app.manifests, sessions };
+    const io = registerLive(app, context, { ...live, adapter: await connectRedis(app, redis) });
+    const stopLiveLists = registerLiveLists(context, io);
     app.addHook('onClose', async () => stopLiveLists());
   },
-  { name: 'live', dependencies: ['engine', 'auth'], decorators: { fastify: ['engine'] }, fastify: '5.x' },
+  {
+    name: 'live',
+    dependencies: ['manifests', 'db', 'audit', 'live-hub', 'changes', 'auth'],
+    decorators: { fastify: ['db', 'accounts', 'audit', 'changes', 'live', 'manifests'] },
+    fastify: '5.x',
+  },
 );

@@ -3,7 +3,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Manifest } from '../../kernel/manifest/types.ts';
-import type { ServerActions } from '../core/context.ts';
 import type { EntityModel } from '../model/model.ts';
 
 export interface ManifestsOptions {
@@ -12,8 +11,6 @@ export interface ManifestsOptions {
   models: Map<string, EntityModel>;
   /** The entity that `provides: accounts` (the users who log in). */
   accounts: EntityModel;
-  /** The application's named custom handlers, record checks, before-destroy hooks and value sources. */
-  actions: ServerActions;
 }
 
 declare module 'fastify' {
@@ -21,7 +18,6 @@ declare module 'fastify' {
     manifests: Manifest[];
     models: Map<string, EntityModel>;
     accounts: EntityModel;
-    actions: ServerActions;
   }
 }
 
@@ -30,7 +26,6 @@ export const manifestsPlugin = fp(
     app.decorate('manifests', options.manifests);
     app.decorate('models', options.models);
     app.decorate('accounts', options.accounts);
-    app.decorate('actions', options.actions);
   },
   { name: 'manifests', fastify: '5.x' },
 );

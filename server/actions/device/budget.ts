@@ -59,7 +59,7 @@ export class DeviceWrites {
   private head = 0;
   private running = 0;
   constructor(
-    private readonly engine: Engine,
+    private readonly engine: Pick<Engine, 'caps' | 'db'>,
     readonly options: DeviceWritesOptions,
   ) {}
 
@@ -223,12 +223,12 @@ export class DeviceWrites {
   }
 }
 
-const budgets = new WeakMap<Engine, DeviceWrites>();
+const budgets = new WeakMap<object, DeviceWrites>();
 
-const defaultsOf = (engine: Engine) => DEFAULT_DEVICE_WRITES[engine.caps.writesOnEventLoop ? 'sqlite' : 'postgres'];
+const defaultsOf = (engine: Pick<Engine, 'caps'>) => DEFAULT_DEVICE_WRITES[engine.caps.writesOnEventLoop ? 'sqlite' : 'postgres'];
 
 /** Sets the device writes' budget of a server: the dialect's defaults, with the `options` given over them. */
-export function registerDeviceWrites(engine: Engine, options: Partial<DeviceWritesOptions> = {}): DeviceWrites {
+export function registerDeviceWrites(engine: Pick<Engine, 'caps' | 'db'>, options: Partial<DeviceWritesOptions> = {}): DeviceWrites {
   const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
   const writes = new DeviceWrites(engine, { ...defaultsOf(engine), ...given });
   budgets.set(engine, writes);
@@ -236,6 +236,6 @@ export function registerDeviceWrites(engine: Engine, options: Partial<DeviceWrit
 }
 
 /** The device writes' budget of an engine (the dialect's defaults when its server set none). */
-export function deviceWrites(engine: Engine): DeviceWrites {
+export function deviceWrites(engine: Pick<Engine, 'caps' | 'db'>): DeviceWrites {
   return budgets.get(engine) ?? registerDeviceWrites(engine);
 }

@@ -70,9 +70,9 @@ interface Counted {
   generation: number;
 }
 
-const counted = new WeakMap<Engine, Counted>();
+const counted = new WeakMap<object, Counted>();
 
-function countsOf(engine: Engine, path: string): Counted {
+function countsOf(engine: Pick<Engine, 'changes'>, path: string): Counted {
   let state = counted.get(engine);
   if (!state) {
     const fresh: Counted = { byExperiment: new Map(), own: new Set(), generation: 0 };
@@ -122,7 +122,7 @@ interface Collector {
   running: boolean;
 }
 
-const collectors = new WeakMap<Engine, Map<number, Collector>>();
+const collectors = new WeakMap<object, Map<number, Collector>>();
 
 /**
  * Records the device in the experiment's collection, or finds it there; 'closed' when it is full or stopped collecting.
@@ -130,7 +130,7 @@ const collectors = new WeakMap<Engine, Map<number, Collector>>();
  * statements for all of them (the experiment, which of them are known, the count since the last one, one insert)
  * instead of as many per device, each holding the experiment's lock in turn (issue 34: a fleet's first calls).
  */
-function join(engine: Engine, experimentId: number, device: Device, path: string): Promise<JoinResult> {
+function join(engine: Pick<Engine, 'caps' | 'changes' | 'db' | 'models'>, experimentId: number, device: Device, path: string): Promise<JoinResult> {
   let byExperiment = collectors.get(engine);
   if (!byExperiment) collectors.set(engine, (byExperiment = new Map()));
   let collector = byExperiment.get(experimentId);
@@ -142,7 +142,7 @@ function join(engine: Engine, experimentId: number, device: Device, path: string
   });
 }
 
-async function drain(engine: Engine, experimentId: number, c: Collector, state: Counted): Promise<void> {
+async function drain(engine: Pick<Engine, 'caps' | 'db' | 'models'>, experimentId: number, c: Collector, state: Counted): Promise<void> {
   c.running = true;
   // One turn of the event loop first: the first calls that arrived with this one (the same read of the sockets) go in
   // its transaction, instead of this one alone and the others in the next. A transaction costs the same for one device
@@ -177,7 +177,7 @@ async function drain(engine: Engine, experimentId: number, c: Collector, state: 
 
 /** The joins of `devices` (in the order they came) in one transaction holding the experiment's lock. */
 async function joinMany(
-  engine: Engine,
+  engine: Pick<Engine, 'models'>,
   trx: Kysely<any>,
   experimentId: number,
   devices: Device[],
@@ -246,7 +246,7 @@ async function joinMany(
  * joins it. Undefined when the device is in none.
  */
 export async function experimentOf(
-  engine: Engine,
+  engine: Pick<Engine, 'caps' | 'changes' | 'db' | 'models'>,
   store: SnapshotStore,
   candidates: ExperimentEntry[],
   device: Device,

@@ -39,10 +39,10 @@ interface DeviceLookup {
   hosts: ReadonlySet<string>;
 }
 
-const lookups = new WeakMap<Engine, DeviceLookup>();
+const lookups = new WeakMap<object, DeviceLookup>();
 
 /** Starts the snapshot of this server's lookup; it stops with the server. */
-export function registerDeviceLookup(app: FastifyInstance, engine: Engine, publicUrl: string | undefined, panelHosts: string[]): void {
+export function registerDeviceLookup(app: FastifyInstance, engine: Pick<Engine, 'caps' | 'changes' | 'db' | 'manifests' | 'models'>, publicUrl: string | undefined, panelHosts: string[]): void {
   const paths = engine.manifests.flatMap((m) => Object.values(m.actions).filter((a) => a.handler === 'combination.lookup').map((a) => a.path));
   const store = createSnapshotStore(engine, paths);
   lookups.set(engine, { store, publicUrl: publicUrl?.replace(/\/+$/, ''), hosts: new Set(panelHosts) });
@@ -72,7 +72,7 @@ export function registerDeviceLookup(app: FastifyInstance, engine: Engine, publi
 }
 
 /** The lookup's snapshot store of a server (for tests that make it poll). */
-export function deviceSnapshot(engine: Engine): SnapshotStore | undefined {
+export function deviceSnapshot(engine: Pick<Engine, never>): SnapshotStore | undefined {
   return lookups.get(engine)?.store;
 }
 

@@ -10,14 +10,14 @@ import { fieldError } from '../../errors.ts';
 import type { ActionContext } from '../types.ts';
 import { deviceWrites } from './budget.ts';
 
-const tableOf = (engine: Engine, entity: string) => {
+const tableOf = (engine: Pick<Engine, 'models'>, entity: string) => {
   const model = engine.models.get(entity);
   if (!model) throw new Error(`device reports need the ${entity} entity`);
   return model;
 };
 
 /** A report's write, through the device writes' budget (budget.ts), then announced on the change feed. */
-async function report<T>(engine: Engine, entity: string, path: string | undefined, lockKey: string, body: (trx: Kysely<any>) => Promise<T>): Promise<T> {
+async function report<T>(engine: Pick<Engine, 'caps' | 'changes' | 'db'>, entity: string, path: string | undefined, lockKey: string, body: (trx: Kysely<any>) => Promise<T>): Promise<T> {
   const result = await deviceWrites(engine).write(lockKey, body);
   engine.changes.emit({ entity, path: path ?? '' });
   return result;

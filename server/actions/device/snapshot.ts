@@ -124,7 +124,7 @@ const push = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
 };
 
 /** Every row of an entity's table, the named fields converted from their stored form. */
-async function rows(engine: Engine, entity: string, fields: string[]): Promise<Record<string, any>[]> {
+async function rows(engine: Pick<Engine, 'db' | 'models'>, entity: string, fields: string[]): Promise<Record<string, any>[]> {
   const model = engine.models.get(entity);
   if (!model) throw new Error(`the device lookup needs the ${entity} entity`);
   const found = await engine.db.selectFrom(model.table).select(fields).orderBy('id', 'desc').execute();
@@ -143,7 +143,7 @@ export function versionKey(text: string): string {
   return parts.join('.');
 }
 
-async function loadCatalogue(engine: Engine): Promise<Catalogue> {
+async function loadCatalogue(engine: Pick<Engine, 'db' | 'models'>): Promise<Catalogue> {
   const [whitelabels, platforms, builds, onTest, localisations, configs, support] = await Promise.all([
     rows(engine, 'whitelabel', ['id', 'name', 'feUrl', 'imageHD', 'imageFHD', 'cssConfig', 'maxVersion']),
     rows(engine, 'platform', ['id', 'name', 'maxVersion']),
@@ -211,7 +211,7 @@ async function loadCatalogue(engine: Engine): Promise<Catalogue> {
   return catalogue;
 }
 
-async function loadCombinations(engine: Engine): Promise<Combinations> {
+async function loadCombinations(engine: Pick<Engine, 'db' | 'models'>): Promise<Combinations> {
   const found = await rows(engine, 'combination', ['id', 'whitelabelId', 'platformId', 'buildId', 'appInstallId', 'ipAddress', 'customBuildUrls', 'forceLocalBuild', 'isPublished']);
   const out: Combinations = { byDevice: new Map(), byIp: new Map(), published: new Map() };
   for (const c of found) {
@@ -248,7 +248,7 @@ export function groupsOf(settings: unknown): GroupEntry[] {
   });
 }
 
-async function loadExperiments(engine: Engine): Promise<Experiments> {
+async function loadExperiments(engine: Pick<Engine, 'db' | 'models'>): Promise<Experiments> {
   const [experiments, users] = await Promise.all([
     rows(engine, 'experiment', ['id', 'whitelabelId', 'platformIds', 'modelNames', 'recordsCount', 'isActive', 'isCollecting', 'isRandomSaveEnable', 'probability', 'versionsDeploymentSettings']),
     rows(engine, 'experimentUser', ['abtestingId', 'appInstallId', 'groupNumber']),
@@ -286,7 +286,7 @@ export function addMember(experiment: ExperimentEntry, appInstallId: string, gro
   experiment.total += 1;
 }
 
-async function loadTesters(engine: Engine): Promise<IpRanges> {
+async function loadTesters(engine: Pick<Engine, 'db' | 'models'>): Promise<IpRanges> {
   const model = engine.models.get('testerIP');
   if (!model) throw new Error('the device lookup needs the testerIP entity');
   const found = await engine.db.selectFrom(model.table).select('ip').execute();
@@ -394,7 +394,7 @@ const READS: Record<string, keyof Snapshot> = {
  * @example const store = createSnapshotStore(engine, ['/v1/combination/get']); const snap = await store.get();
  * `ownPaths`: calls whose writes the store applies itself (a device joining a collection), so they cost no reload.
  */
-export function createSnapshotStore(engine: Engine, ownPaths: string[], pollMs = SNAPSHOT_POLL_MS, maxAgeMs = SNAPSHOT_MAX_AGE_MS): SnapshotStore {
+export function createSnapshotStore(engine: Pick<Engine, 'caps' | 'changes' | 'db' | 'models'>, ownPaths: string[], pollMs = SNAPSHOT_POLL_MS, maxAgeMs = SNAPSHOT_MAX_AGE_MS): SnapshotStore {
   const dataVersion = () => engine.caps.dataVersion(engine.db);
   const parts = {
     catalogue: new Part(() => loadCatalogue(engine), dataVersion),

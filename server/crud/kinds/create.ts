@@ -9,7 +9,7 @@ import { withFiles } from '../files.ts';
 import { readOne } from '../../core/rows.ts';
 import { applyForRole, checkRelations, checkUnique, runCheck, storedValues, write, type ActionHandler } from './shared.ts';
 
-export function createHandler(engine: Engine, model: EntityModel, action: ActionDecl): ActionHandler {
+export function createHandler(engine: Pick<Engine, 'actions' | 'audit' | 'caps' | 'changes' | 'dataDir' | 'db' | 'models'>, model: EntityModel, action: ActionDecl): ActionHandler {
   const settable = new Set(model.settable);
   const fileFields = storedFileFields(model);
   const required = (model.manifest.record!.required ?? []).filter((f) => settable.has(f) && model.props[f].default === undefined);

@@ -4,12 +4,12 @@ import type { ActionDecl } from '../../../kernel/manifest/types.ts';
 import type { Engine } from '../../core/context.ts';
 import { write, type ActionHandler } from './shared.ts';
 
-export function customHandler(engine: Engine, action: ActionDecl): ActionHandler {
-  const handler = engine.actions.handlers[action.handler!];
+export function customHandler(engine: Pick<Engine, 'actions' | 'audit' | 'caps' | 'changes' | 'db' | 'models'>, action: ActionDecl): ActionHandler {
+  const handler = engine.actions.registered.handlers[action.handler!];
   if (!handler) throw new Error(`No server/actions handler named "${action.handler}"`);
   // The input was checked by the route's schema (the action's inputSchema, ./input-rules.ts).
   return async (call) => {
-    const ctx = { engine, db: engine.db, input: call.input, actor: call.actor, client: call.client, path: call.path };
+    const ctx = { engine: engine.actions.services, db: engine.db, input: call.input, actor: call.actor, client: call.client, path: call.path };
     const prepared = handler.prepare ? await handler.prepare(ctx) : undefined;
     const run = (db: Kysely<any>) => handler.run({ ...ctx, db, prepared });
     if (!handler.write) return run(engine.db);

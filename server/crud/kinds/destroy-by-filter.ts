@@ -8,7 +8,7 @@ import { deleteUnreferenced } from '../references.ts';
 import { applyFilters, filterParams } from './filters.ts';
 import { write, type ActionHandler } from './shared.ts';
 
-export function destroyByFilterHandler(engine: Engine, model: EntityModel): ActionHandler {
+export function destroyByFilterHandler(engine: Pick<Engine, 'audit' | 'caps' | 'changes' | 'db' | 'models'>, model: EntityModel): ActionHandler {
   const filters = filterParams(engine, model);
   return async (call) => {
     const matching = (db: Kysely<any>) =>

@@ -7,7 +7,7 @@ import { withFiles } from '../files.ts';
 import { checkVersion, takeVersion } from '../versions.ts';
 import { endSessionsIfAccount, findByKey, keyOf, refuse, revokeIfAccount, write, type ActionHandler } from './shared.ts';
 
-export function destroyHandler(engine: Engine, model: EntityModel, action: ActionDecl): ActionHandler {
+export function destroyHandler(engine: Pick<Engine, 'accounts' | 'actions' | 'audit' | 'caps' | 'changes' | 'dataDir' | 'db' | 'live' | 'models'>, model: EntityModel, action: ActionDecl): ActionHandler {
   const key = keyOf(action);
   return async (call) => {
     const version = takeVersion(model, call.input);
@@ -15,7 +15,7 @@ export function destroyHandler(engine: Engine, model: EntityModel, action: Actio
       const seen = await findByKey(engine, model, key, call.input, engine.db);
       // A stale delete is refused before the hook acts outside the database (cancelling a pipeline).
       await checkVersion(engine, model, seen, version, engine.db);
-      await engine.actions.beforeDestroy[action.before](seen, engine);
+      await engine.actions.registered.beforeDestroy[action.before](seen, engine.actions.services);
     }
     const result = await withFiles(engine, (staging) => write(engine, call, async (trx, record) => {
       const current = (record.before = await findByKey(engine, model, key, call.input, trx));

@@ -18,7 +18,7 @@ export interface FilterParam {
   indexed?: (value: string) => unknown;
 }
 
-export function filterParams(engine: Engine, model: EntityModel): FilterParam[] {
+export function filterParams(engine: Pick<Engine, 'caps' | 'db' | 'models'>, model: EntityModel): FilterParam[] {
   return (model.manifest.list?.filters ?? []).map((decl) => {
     const { ref, kind } = columnRef(engine, model, decl.field);
     const own = decl.field.includes('.') ? undefined : model.props[decl.field];
@@ -34,7 +34,7 @@ export function filterParams(engine: Engine, model: EntityModel): FilterParam[] 
 }
 
 /** Reads the filter parameters (empty ones ignored) into WHERE conditions on the query. */
-export function applyFilters(engine: Engine, filters: FilterParam[], input: Record<string, unknown>, query: any): { query: any; used: number } {
+export function applyFilters(engine: Pick<Engine, 'caps' | 'db' | 'models'>, filters: FilterParam[], input: Record<string, unknown>, query: any): { query: any; used: number } {
   let used = 0;
   for (const f of filters) {
     const value = input[f.param];
@@ -70,7 +70,7 @@ export function coerceFilters(filters: FilterParam[], input: Record<string, unkn
 }
 
 /** A required filter on a relation's field names the record the list belongs to: one that does not exist is a 404. */
-export async function requireScopes(engine: Engine, model: EntityModel, filters: FilterParam[], input: Record<string, unknown>) {
+export async function requireScopes(engine: Pick<Engine, 'db' | 'models'>, model: EntityModel, filters: FilterParam[], input: Record<string, unknown>) {
   for (const f of filters) {
     const relation = f.decl.required && (model.manifest.relations ?? []).find((r) => r.field === f.decl.field);
     if (!relation) continue;

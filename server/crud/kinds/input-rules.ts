@@ -22,7 +22,7 @@ function dropEmpty(filters: FilterParam[], input: Record<string, unknown>, sorti
 }
 
 /** The rules of a list's parameters (also the CSV export's, which drops the paging ones first). */
-export function listRules(engine: Engine, model: EntityModel, paging: 'read' | 'ignore'): InputRules {
+export function listRules(engine: Pick<Engine, 'caps' | 'db' | 'models'>, model: EntityModel, paging: 'read' | 'ignore'): InputRules {
   const filters = filterParams(engine, model);
   return {
     source: 'query',
@@ -37,7 +37,7 @@ export function listRules(engine: Engine, model: EntityModel, paging: 'read' | '
 }
 
 /** The rules of one declared action's input. */
-export function inputRulesOf(engine: Engine, model: EntityModel | undefined, action: ActionDecl): InputRules {
+export function inputRulesOf(engine: Pick<Engine, 'caps' | 'db' | 'models'>, model: EntityModel | undefined, action: ActionDecl): InputRules {
   const source = inputSource(action);
   if (action.kind === 'custom' || !model) {
     const props = ((action.inputSchema as { properties?: Record<string, FieldSchema> } | undefined)?.properties ?? {});

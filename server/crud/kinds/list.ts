@@ -9,7 +9,7 @@ import { applyFilters, filterParams, listOrder, requireScopes } from './filters.
 import type { ActionHandler } from './shared.ts';
 import { defaultPageSize } from '../../../kernel/rules/page-size.ts';
 
-export function listHandler(engine: Engine, model: EntityModel): ActionHandler {
+export function listHandler(engine: Pick<Engine, 'caps' | 'changes' | 'db' | 'models'>, model: EntityModel): ActionHandler {
   const list = model.manifest.list ?? {};
   const filters = filterParams(engine, model);
   // The parameters were checked by the route's schema (./input-rules.ts): empty filters dropped, values converted.

@@ -32,15 +32,18 @@ export interface CallContext {
 export type ActionHandler = (call: CallContext) => Promise<unknown>;
 
 
+/** What the action kinds use of the server, all of them together (each kind takes its own part). */
+export type KindContext = Pick<Engine, 'accounts' | 'actions' | 'audit' | 'caps' | 'changes' | 'dataDir' | 'db' | 'live' | 'models'>;
+
 /** Builds the handler of one action kind for a declared action on a table. */
-export type KindBuilder = (engine: Engine, model: EntityModel, action: ActionDecl) => ActionHandler;
+export type KindBuilder = (engine: KindContext, model: EntityModel, action: ActionDecl) => ActionHandler;
 
 const derive = (fn: 'md5' | 'sha256', value: unknown) =>
   value === null || value === undefined ? null : createHash(fn).update(String(value)).digest('hex');
 
 /** The manifest's `check` on a record about to be stored, in the write's transaction: its problems are one 400. */
-export async function runCheck(engine: Engine, action: ActionDecl, record: Record<string, unknown>, db: Kysely<any>, mode: 'create' | 'update') {
-  const problems = action.check ? await engine.actions.checks[action.check](record, { engine, db, mode }) : [];
+export async function runCheck(engine: Pick<Engine, 'actions'>, action: ActionDecl, record: Record<string, unknown>, db: Kysely<any>, mode: 'create' | 'update') {
+  const problems = action.check ? await engine.actions.registered.checks[action.check](record, { engine: engine.actions.services, db, mode }) : [];
   if (problems.length) throw badRequest(problems.join('; '));
 }
 
@@ -60,14 +63,14 @@ export function refuseReadOnly(model: EntityModel, input: Record<string, unknown
   }
 }
 
-export async function applyForRole(engine: Engine, action: ActionDecl, call: CallContext, values: Record<string, unknown>, trx: Kysely<any>) {
+export async function applyForRole(engine: Pick<Engine, 'actions'>, action: ActionDecl, call: CallContext, values: Record<string, unknown>, trx: Kysely<any>) {
   for (const [field, source] of Object.entries(action.forRole?.[call.actor.role] ?? {})) {
-    values[field] = await engine.actions.valueSources[source]({ engine, db: trx, actor: call.actor });
+    values[field] = await engine.actions.registered.valueSources[source]({ engine: engine.actions.services, db: trx, actor: call.actor });
   }
 }
 
 /** Stored values of the given fields: secrets hashed, derived fields computed, kinds converted. */
-export async function storedValues(engine: Engine, model: EntityModel, values: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function storedValues(engine: Pick<Engine, 'caps' | 'db' | 'models'>, model: EntityModel, values: Record<string, unknown>): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(values)) {
     if (model.secrets.has(field)) out[secretColumn(field)] = await hashPassword(String(value));
@@ -81,7 +84,7 @@ export async function storedValues(engine: Engine, model: EntityModel, values: R
 }
 
 /** Every related record the values name must exist; all the missing ones are named in one 400. */
-export async function checkRelations(engine: Engine, model: EntityModel, values: Record<string, unknown>, trx: Kysely<any>) {
+export async function checkRelations(engine: Pick<Engine, 'models'>, model: EntityModel, values: Record<string, unknown>, trx: Kysely<any>) {
   const problems: FieldProblem[] = [];
   for (const relation of model.manifest.relations ?? []) {
     const value = values[relation.field];
@@ -94,7 +97,7 @@ export async function checkRelations(engine: Engine, model: EntityModel, values:
 }
 
 /** Every unique constraint the values would break, in one 409 naming the fields of each. */
-export async function checkUnique(engine: Engine, model: EntityModel, stored: Record<string, unknown>, trx: Kysely<any>, exceptId?: number) {
+export async function checkUnique(engine: Pick<Engine, never>, model: EntityModel, stored: Record<string, unknown>, trx: Kysely<any>, exceptId?: number) {
   const problems: FieldProblem[] = [];
   for (const fields of model.manifest.storage?.unique ?? []) {
     if (!fields.some((f) => f in stored)) continue;
@@ -119,7 +122,7 @@ export async function checkUnique(engine: Engine, model: EntityModel, stored: Re
  * `touches` (what a custom handler also writes).
  */
 export async function write<T>(
-  engine: Engine,
+  engine: Pick<Engine, 'audit' | 'caps' | 'changes' | 'db' | 'models'>,
   call: CallContext,
   body: (trx: Kysely<any>, record: WriteRecord) => Promise<T>,
   touches: string[] = [],
@@ -160,7 +163,7 @@ export function keyOf(action: ActionDecl) {
  * The record the key names, or 404. Inside a write's transaction its row stays locked until the write ends, so a
  * concurrent write of it waits and then reads it as committed: what is checked here (its version) is what is written over.
  */
-export async function findByKey(engine: Engine, model: EntityModel, key: string[], input: Record<string, unknown>, trx: Kysely<any>) {
+export async function findByKey(engine: Pick<Engine, 'caps' | 'db' | 'models'>, model: EntityModel, key: string[], input: Record<string, unknown>, trx: Kysely<any>) {
   let query = engine.caps.lockRows(selectRows(engine, model, trx), 't');
   for (const f of key) query = query.where(`t.${f}`, '=', toDb(engine, model.kindOf(f), input[f]));
   const row = await query.executeTakeFirst();
@@ -172,11 +175,11 @@ export function refuse(action: ActionDecl, record: Record<string, unknown>) {
   if (action.refuseWhen && matches(record, action.refuseWhen)) throw conflict(action.refuseWhen.message, 'ERR_REFUSED');
 }
 
-export async function revokeIfAccount(engine: Engine, model: EntityModel, trx: Kysely<any>, id: number) {
+export async function revokeIfAccount(engine: Pick<Engine, 'accounts'>, model: EntityModel, trx: Kysely<any>, id: number) {
   if (model === engine.accounts) await revokeTokensOf(trx, id);
 }
 
 /** After the revoking write committed: the account's live sockets are cut at once. */
-export function endSessionsIfAccount(engine: Engine, model: EntityModel, id: number) {
+export function endSessionsIfAccount(engine: Pick<Engine, 'accounts' | 'live'>, model: EntityModel, id: number) {
   if (model === engine.accounts) engine.live.endSessions({ userId: id });
 }

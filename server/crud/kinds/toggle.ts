@@ -6,7 +6,7 @@ import { readOne } from '../../core/rows.ts';
 import { checkVersion, nextVersion, takeVersion } from '../versions.ts';
 import { findByKey, keyOf, refuse, write, type ActionHandler } from './shared.ts';
 
-export function toggleHandler(engine: Engine, model: EntityModel, action: ActionDecl): ActionHandler {
+export function toggleHandler(engine: Pick<Engine, 'audit' | 'caps' | 'changes' | 'db' | 'models'>, model: EntityModel, action: ActionDecl): ActionHandler {
   const key = keyOf(action);
   const field = action.field!;
   return async (call) => {

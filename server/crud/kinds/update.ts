@@ -12,7 +12,7 @@ import {
   revokeIfAccount, runCheck, storedValues, write, type ActionHandler,
 } from './shared.ts';
 
-export function updateHandler(engine: Engine, model: EntityModel, action: ActionDecl): ActionHandler {
+export function updateHandler(engine: Pick<Engine, 'accounts' | 'actions' | 'audit' | 'caps' | 'changes' | 'dataDir' | 'db' | 'live' | 'models'>, model: EntityModel, action: ActionDecl): ActionHandler {
   const key = keyOf(action);
   const writable = new Set((action.writable ?? model.settable).filter((f) => !key.includes(f)));
   const locked = new Set(action.locked ?? []);
