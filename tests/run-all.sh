@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 npx tsx scripts/build/manifest-types.ts
 
-# The server files start at once and run beside everything else, two files at a time: they need neither the build
+# The server files start at once and run beside everything else, one file at a time: they need neither the build
 # nor the browser, and they spend much of their time waiting on sockets and databases. The browser files run after
 # the build, one at a time: never two browser files (two
 # Chromiums and two servers on two cores made MUI menus miss their 30 s). Every file has its own port, data
