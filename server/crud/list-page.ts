@@ -149,6 +149,11 @@ export function ftsMatching(engine: Pick<Engine, 'caps' | 'db' | 'models'>, mode
 const TESTED_VALUES = 200;
 /** How many of the newest rows a contains filter with many matches tests before it reads the FTS5 index. */
 const PROBED_ROWS = 2000;
+/** Contains filters matching at most this many rows of the FTS5 table read their matches and sort them (fewSorted). */
+const FEW_MATCHES = 200;
+/** Filter values and whether their contains filters match at most FEW_MATCHES rows, until a write. */
+const fewMatchesOf = keptPerEntity<boolean>();
+const FEW_MATCHES_PER_ENTITY = 200;
 /** Filter values whose newest rows held less than a page: the FTS5 index serves them until a write. */
 const probeMissesOf = keptPerEntity<true>();
 const PROBE_MISSES_PER_ENTITY = 200;
@@ -461,7 +466,8 @@ export class ListPager {
 
   /**
    * On SQLite, contains filters of the FTS5 table in a list sorted by a column, or beside other filters (the fixed
-   * experiment of /abtesting/:id). When more rows match than the count limit, the rows in list order tested with
+   * experiment of /abtesting/:id). When the contains filters match at most FEW_MATCHES rows of the FTS5 table, those
+   * are read and sorted (fewSorted). When more rows match than the count limit, the rows in list order tested with
    * the filters' LIKE until the page is full; when that is not known yet, the first PROBED_ROWS rows in list order so
    * tested, which hold the first page whenever one row in a hundred matches; otherwise (at most the count limit
    * match), or when they came up short, the page's ids are found among the FTS5 matches and sorted (ftsDrivenIds).
@@ -471,6 +477,7 @@ export class ListPager {
     const { active, input, pageSize, offset, filterKey } = this.request;
     const ids = ftsDrivenIds(this.engine, this.model, active, input);
     if (!ids) return undefined;
+    if (await this.fewMatches()) return this.fewSorted(cursor);
     const sameColumn = await this.sortedValuesWalk(cursor);
     if (sameColumn) return sameColumn;
     const capped = keptCapped(this.engine, this.model.entity, filterKey);
@@ -492,6 +499,50 @@ export class ListPager {
     const found = cursor ? await this.after<{ id: number }>(cursor, 0, pageSize, ordered) : await readRows<{ id: number }>(this.engine, ordered().limit(pageSize).offset(offset));
     if (!found.length) return { rows: [] };
     const rows = await readRows<Row>(this.engine, this.pageRowsOf([]).where('t.id', 'in', found.map((r) => Number(r.id))));
+    return this.finish(rows, this.ownValue);
+  }
+
+  /**
+   * Whether the contains filters match at most FEW_MATCHES rows of the FTS5 table (the other filters aside): a count
+   * of its matches that stops past that, cheap when they are few, kept per filter values until a write. Skipped
+   * when a kept count says more rows match than the count limit.
+   */
+  private async fewMatches(): Promise<boolean> {
+    const { active, input, filterKey } = this.request;
+    const entity = this.model.entity;
+    const kept = fewMatchesOf(this.engine, entity);
+    const hit = kept.kept.get(filterKey);
+    if (hit !== undefined) return hit;
+    if (keptCapped(this.engine, entity, filterKey) === true) return false;
+    const writes = kept.writes;
+    const split = ftsSplit(this.engine, this.model, active, input, 'f')!;
+    const matches = this.engine.db.selectFrom(`${ftsTable(this.model)} as f`).select('f.rowid').where(split.likes).limit(FEW_MATCHES + 1);
+    const [{ n }] = await readRows<{ n: number }>(this.engine, this.engine.db.selectFrom(matches.as('m')).select(sql<number>`count(*)`.as('n')));
+    const few = Number(n) <= FEW_MATCHES;
+    if (writes === kept.writes) {
+      if (kept.kept.size >= FEW_MATCHES_PER_ENTITY) kept.kept.clear();
+      kept.kept.set(filterKey, few);
+    }
+    return few;
+  }
+
+  /**
+   * The page of a list whose contains filters match few rows (fewMatches): its ids found among the FTS5 matches (read
+   * first, each looked up by id and tested against the other filters) and sorted, its rows read by those ids in the
+   * same query. Walking the sort's index in order testing each row, or the sort column's distinct values, read far
+   * more rows than match.
+   */
+  private async fewSorted(cursor: Cursor | undefined): Promise<Page> {
+    const { active, input, pageSize, offset } = this.request;
+    const ids = () => this.ordered(ftsDrivenIds(this.engine, this.model, active, input)!);
+    const rowsOf = (found: Query) => readRows<Row>(this.engine, this.pageRowsOf([]).where('t.id', 'in', found));
+    if (!cursor) return this.finish(await rowsOf(ids().limit(pageSize).offset(offset)), this.ownValue);
+    const rows: Row[] = [];
+    for (const segment of this.segmentsAfter(cursor)) {
+      const need = pageSize - rows.length;
+      if (need <= 0) break;
+      rows.push(...(await rowsOf(segment(ids()).limit(need))));
+    }
     return this.finish(rows, this.ownValue);
   }
 
