@@ -133,6 +133,8 @@ export default defineConfig(({ command }) => ({
       Tabs: 'src/mui/later/Tabs.tsx',
       Tab: 'src/mui/later/Tab.tsx',
       ToggleButton: 'src/mui/later/ToggleButton.tsx',
+      Modal: 'src/mui/later/Modal.tsx',
+      Dialog: 'src/mui/later/Dialog.tsx',
     }),
     schemasFolder(SCHEMAS_DIR),
     manifestCheck(),

@@ -3,11 +3,13 @@ import Button from '@mui/material/Button';
 import { Suspense, useState } from 'react';
 import { LANGS, loadLanguage, useLang, useT } from '../core/i18n/i18n';
 import { eagerLazy } from './eager-lazy';
+import { preloadModal } from './later/Modal';
 
 // The menu's code (a popover, a modal, a focus trap, its items) was over a third of the login screen's own chunk: it
-// loads when the pointer or the focus reaches the button, so it is here by the click.
+// loads when the pointer or the focus reaches the button, so it is here by the click (the modal under the menu with it:
+// the build loads MUI's Modal later, src/mui/later/Modal.tsx).
 const LanguageMenu = eagerLazy(() => import('./LanguageMenu'));
-const preloadMenu = () => void LanguageMenu.preload().catch(() => undefined);
+const preloadMenu = () => void Promise.all([LanguageMenu.preload(), preloadModal()]).catch(() => undefined);
 
 /** The language of the panel: a small "EN"/"RU" button and a menu of the languages, each named in itself. */
 export function LanguageSwitch({ color = 'inherit' }: { color?: 'inherit' | 'primary' }) {

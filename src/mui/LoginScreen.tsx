@@ -15,7 +15,7 @@ import { usePanel } from '../core/app/panel';
 import { errorCodeOf } from '../core/http/http-error';
 import { useT } from '../core/i18n/i18n';
 import { LanguageSwitch } from './LanguageSwitch';
-import { prefetchPanel, preloadHomeScreen } from './panel-code';
+import { prefetchPanel, preloadHomeScreen, preloadPanelCode } from './panel-code';
 import { PANEL_NAME } from './theme';
 
 /**
@@ -59,6 +59,8 @@ export default function LoginScreen() {
   async function submit(event: FormEvent) {
     event.preventDefault();
     stopAhead.current();
+    // The code behind the login travels while the server checks the password.
+    preloadPanelCode();
     setPending(true);
     setError(null);
     try {

@@ -38,6 +38,16 @@ export function prefetchPanel(load: () => Promise<unknown>, rehearse?: () => Pro
 }
 
 /**
+ * The code every screen behind the login draws with (the shell, the entity screen, the overrides), asked for at the
+ * login click: the server takes a while to check the password (scrypt), and a click that came before the login
+ * screen had fetched it ahead (a password manager, a quick typist) fetched it only once the login answered, on the way
+ * to the first rows. Already here or on its way, nothing is fetched again; a failure is left to the routes.
+ */
+export function preloadPanelCode(): void {
+  void Promise.all([Shell.preload(), loadEntityScreen()]).catch(() => undefined);
+}
+
+/**
  * Each manifest's screen: the engine's screen code and the override pieces the manifest names, fetched together;
  * drawn at once when they are already here (the login screen fetched the screen code ahead).
  */

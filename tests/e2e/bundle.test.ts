@@ -93,7 +93,7 @@ describe('what each screen downloads', () => {
     await context.close();
   });
 
-  it('a list reached through the login downloads no live socket client and no popup code (menus, tooltips, lookups) before its first rows, then opens the live socket, and its column chooser opens', async () => {
+  it('a list reached through the login downloads no live socket client and no popup code (menus, tooltips, lookups, dialogs) before its first rows, then opens the live socket, and its column chooser opens', async () => {
     const care = { email: 'care@example.com', password: 'care-password-1' };
     const token = await server.login();
     await server.api('GET', '/v1/admin/user/add', { ...care, role: 'customercare' }, token);
@@ -124,8 +124,8 @@ describe('what each screen downloads', () => {
     const modules = arrived.flatMap((path) => chunks[path.slice(1)] ?? []);
     expect(modules).toContain('src/mui/ListScreen.tsx');
     expect(modules.filter((m) => /node_modules\/(socket\.io-client|engine\.io-client)\//.test(m))).toEqual([]);
-    // Nor the code of what the grid's menus, panels, tooltips and lookups pop up: it follows the rows...
-    const popups = /node_modules\/(@popperjs\/|@mui\/material\/(Popper|Autocomplete|useAutocomplete|Tabs|Tab)\/)/;
+    // Nor the code of what the grid's menus, panels, tooltips, lookups and dialogs pop up: it follows the rows...
+    const popups = /node_modules\/(@popperjs\/|@mui\/material\/((Popper|Autocomplete|useAutocomplete|Tabs|Tab|Modal)\/|Dialog\/Dialog\.mjs))/;
     expect(modules.filter((m) => popups.test(m))).toEqual([]);
     // (They are fetched once the browser is idle after the rows, which may come after a quiet half second: polled.)
     await expect.poll(async () => (await modulesLoaded(page)).filter((m) => popups.test(m)).length, { timeout: 15_000 }).toBeGreaterThan(0);

@@ -15,10 +15,11 @@ export interface LaterOptions<P> {
 /**
  * A component whose code loads on demand. Until it is here, a render suspends inside its own boundary (showing
  * `fallback`), never the screen around it; once loaded, it draws the real component directly.
+ * Its `preload` fetches the module ahead.
  * @example export default later(() => import('@mui/material/Popper'), { drawsNothing: (p) => !p.open && !p.keepMounted })
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- MUI's components are generic and overloaded: any component fits
-export function later<C extends ComponentType<any>>(load: () => Promise<{ default: C }>, { drawsNothing, fallback }: LaterOptions<ComponentProps<C>> = {}): C {
+export function later<C extends ComponentType<any>>(load: () => Promise<{ default: C }>, { drawsNothing, fallback }: LaterOptions<ComponentProps<C>> = {}): C & { preload: () => Promise<unknown> } {
   let Loaded: C | null = null;
   let pending: Promise<unknown> | null = null;
   const preload = () =>
@@ -41,7 +42,7 @@ export function later<C extends ComponentType<any>>(load: () => Promise<{ defaul
       </Suspense>
     );
   }
-  return Later as unknown as C;
+  return Object.assign(Later, { preload }) as unknown as C & { preload: () => Promise<unknown> };
 }
 
 /** Fetches every stand-in's module (once the first rows are drawn); a failure is left to the first render that needs it. */
