@@ -7,10 +7,9 @@ npx tsx scripts/build/manifest-types.ts
 
 # The server files start at once and run beside everything else, one file at a time: they need neither the build
 # nor the browser, and they spend much of their time waiting on sockets and databases. The browser files run after
-# the build, one at a time: never two browser files (two
-# Chromiums and two servers on two cores made MUI menus miss their 30 s). Every file has its own port, data
-# directory and PostgreSQL database. The server files' report is printed when all is done, after the browser
-# files' report.
+# the build, one at a time: never two browser files (two Chromiums and two servers on two cores made MUI menus miss
+# their 30 s). Every file has its own port, data directory and PostgreSQL database. The server files' report is
+# printed when all is done, after the browser files' report.
 server_log="$(mktemp)"
 e2e_log="$(mktemp)"
 server_pid=""

@@ -11,6 +11,8 @@ import { eagerLazy, type EagerLazy } from './eager-lazy';
 /** The screens behind the login draw with the application's overrides installed (they load with the shell). */
 export const Shell = eagerLazy<object>(() => Promise.all([import('./Shell'), overridesReady()]).then(([shell]) => shell));
 export const loadEntityScreen = () => import('./EntityScreen');
+/** The code every screen behind the login draws with: the shell (with the overrides) and the entity screen. */
+const loadPanelCode = () => Promise.all([Shell.preload(), loadEntityScreen()]);
 
 /**
  * Fetches the shell, the entity screen, the overrides and what `load` loads (the manifests) once the login screen is
@@ -22,7 +24,7 @@ export function prefetchPanel(load: () => Promise<unknown>, rehearse?: () => Pro
   let stopped = false;
   let stopRehearsal = () => {};
   const run = () =>
-    void Promise.all([Shell.preload(), loadEntityScreen(), load()])
+    void Promise.all([loadPanelCode(), load()])
       .then(() => (stopped || !rehearse ? undefined : rehearse()))
       .then((stop) => {
         if (stop) stopRehearsal = stop;
@@ -44,7 +46,7 @@ export function prefetchPanel(load: () => Promise<unknown>, rehearse?: () => Pro
  * to the first rows. Already here or on its way, nothing is fetched again; a failure is left to the routes.
  */
 export function preloadPanelCode(): void {
-  void Promise.all([Shell.preload(), loadEntityScreen()]).catch(() => undefined);
+  void loadPanelCode().catch(() => undefined);
 }
 
 /**
