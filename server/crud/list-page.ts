@@ -18,7 +18,7 @@ import type { Engine } from '../core/context.ts';
 import type { EntityModel } from '../model/model.ts';
 import { columnRef, selectRows } from '../core/rows.ts';
 import { keptCapped, keptPerEntity, readRows, type KeptPerEntity } from './list-query.ts';
-import { applyFilters, type FilterParam } from './kinds/filters.ts';
+import { applyFilters, likeTest, type FilterParam } from './kinds/filters.ts';
 import { ftsLike, ftsTable } from '../db/text-search.ts';
 
 type Query = SelectQueryBuilder<any, any, any>;
@@ -608,9 +608,8 @@ export class ListPager {
     }
     const contains = active.filter((f) => f.decl.op === 'contains');
     if (contains.length !== 1 || contains[0].decl.field !== field || active.some((f) => f.ref.startsWith('r_'))) return undefined;
-    // The filter's own test (applyFilters): ILIKE gives the rows its trigram index's lower() LIKE gives.
-    const pattern = `%${String(input[contains[0].param]).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const like = sql<SqlBool>`${sql.ref(`v.${field}`)} ${sql.raw(this.engine.caps.likeInsensitive)} ${pattern} escape '\\'`;
+    // The filter's own test without its index: ILIKE gives the rows its trigram index's lower() LIKE gives.
+    const like = likeTest(this.engine.caps, `v.${field}`, 'contains', String(input[contains[0].param]));
     return { like, rest: active.filter((f) => f !== contains[0]) };
   }
 

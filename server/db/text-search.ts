@@ -71,13 +71,16 @@ export async function syncTextSearch(db: Kysely<any>, caps: Capabilities, model:
   return undefined;
 }
 
+/** A value as LIKE matches it literally, its wildcards and the escape character escaped (with `escape '\\'`). */
+export const escapeLike = (value: string): string => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 /**
  * The WHERE condition of a contains filter on `t.<field>` with the value `value` through the field's trigram index,
  * or undefined when the field has none (the caller's LIKE/ILIKE applies).
  */
 export function trigramCondition(caps: Capabilities, model: EntityModel, field: string, value: string): RawBuilder<unknown> | undefined {
   if (!trigramFields(model).includes(field)) return undefined;
-  if (caps.textSearch === 'trigram-index') return sql`lower(${sql.ref(`t.${field}`)}) like lower(${`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}) escape '\\'`;
+  if (caps.textSearch === 'trigram-index') return sql`lower(${sql.ref(`t.${field}`)}) like lower(${`%${escapeLike(value)}%`}) escape '\\'`;
   return sql`t.id in (select rowid from ${sql.table(ftsTable(model))} where ${ftsLike(model, field, value)})`;
 }
 
@@ -89,5 +92,5 @@ export function trigramCondition(caps: Capabilities, model: EntityModel, field: 
 export function ftsLike(model: EntityModel, field: string, value: string, qualifier?: string): RawBuilder<unknown> | undefined {
   if (!trigramFields(model).includes(field)) return undefined;
   const column = sql.ref(qualifier ? `${qualifier}.${field}` : field);
-  return /[\\%_]/.test(value) ? sql`${column} like ${`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'` : sql`${column} like ${`%${value}%`}`;
+  return /[\\%_]/.test(value) ? sql`${column} like ${`%${escapeLike(value)}%`} escape '\\'` : sql`${column} like ${`%${value}%`}`;
 }

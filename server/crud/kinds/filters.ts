@@ -1,5 +1,5 @@
 // The list's filter parameters (of the manifest's `list.filters`), shared by the list and destroyByFilter kinds.
-import { sql } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { FieldSchema, FilterDecl, ListDecl } from '../../../kernel/manifest/types.ts';
 import { notFound } from '../../errors.ts';
 import type { Engine } from '../../core/context.ts';
@@ -7,7 +7,7 @@ import { coerce } from '../../core/input.ts';
 import type { InputSource } from '../../contract/route-schema.ts';
 import { fieldKind, type EntityModel } from '../../model/model.ts';
 import { columnRef, toDb } from '../../core/rows.ts';
-import { trigramCondition } from '../../db/text-search.ts';
+import { escapeLike, trigramCondition } from '../../db/text-search.ts';
 
 export interface FilterParam {
   param: string;
@@ -33,6 +33,13 @@ export function filterParams(engine: Pick<Engine, 'caps' | 'db' | 'models'>, mod
   });
 }
 
+/** A contains or prefix filter's test of `ref` without an index: case-insensitive LIKE, the value taken literally. */
+export function likeTest(caps: Pick<Engine['caps'], 'likeInsensitive'>, ref: string, op: FilterDecl['op'], value: string) {
+  const escaped = escapeLike(value);
+  const pattern = op === 'contains' ? `%${escaped}%` : `${escaped}%`;
+  return sql<SqlBool>`${sql.ref(ref)} ${sql.raw(caps.likeInsensitive)} ${pattern} escape '\\'`;
+}
+
 /** Reads the filter parameters (empty ones ignored) into WHERE conditions on the query. */
 export function applyFilters(engine: Pick<Engine, 'caps' | 'db' | 'models'>, filters: FilterParam[], input: Record<string, unknown>, query: any): { query: any; used: number } {
   let used = 0;
@@ -49,9 +56,7 @@ export function applyFilters(engine: Pick<Engine, 'caps' | 'db' | 'models'>, fil
       query = query.where(indexed);
       continue;
     }
-    const escaped = String(value).replace(/[\\%_]/g, (c) => `\\${c}`);
-    const pattern = f.decl.op === 'contains' ? `%${escaped}%` : `${escaped}%`;
-    query = query.where(sql`${sql.ref(f.ref)} ${sql.raw(engine.caps.likeInsensitive)} ${pattern} escape '\\'`);
+    query = query.where(likeTest(engine.caps, f.ref, f.decl.op, String(value)));
   }
   return { query, used };
 }
