@@ -187,12 +187,26 @@ export function useListController(manifest: Manifest): ListController {
   const refused = error instanceof HttpError && error.status >= 400 && error.status < 500 && error.status !== 401;
   // After a write every cached page of this list is stale, not only the one on screen (a later Clear would show it).
   const { mutate: mutateAll } = useSWRConfig();
-  const reloadView = useCallback(() => {
+  // The reloads under way. A reload started while another is on its way supersedes it: SWR then ends the first one
+  // with the rows it had before (a delete's reload, overtaken by the socket's announcement of that delete, showed the
+  // deleted rows again until the second answer came). So a reload is over only when none is left on its way.
+  const [reloading] = useState(() => new Set<Promise<ListResult<Row> | undefined>>());
+  const reloadView = useCallback(async () => {
     if (listPath) dropAheadPages(listPath);
     void mutateAll((key) => Array.isArray(key) && key[0] === listPath && key[1] !== paramsKey, undefined, { revalidate: false });
     void mutateTotal();
-    return mutate();
-  }, [mutate, mutateAll, mutateTotal, listPath, paramsKey]);
+    const mine = mutate();
+    reloading.add(mine);
+    let data: ListResult<Row> | undefined;
+    try {
+      data = await mine;
+    } finally {
+      reloading.delete(mine);
+    }
+    // Each ends with the rows cached when it ended: the one that ends last has the newest.
+    while (reloading.size) for (const ended of await Promise.allSettled([...reloading])) if (ended.status === 'fulfilled') data = ended.value;
+    return data;
+  }, [mutate, mutateAll, mutateTotal, listPath, paramsKey, reloading]);
   // The pieces of the screen get the promise (a delete's rows stay hidden until the page is here again); callers of
   // the controller get nothing to await, as before.
   const reloadAndWait = useStableCallback(reloadView);
