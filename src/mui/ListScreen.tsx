@@ -136,6 +136,122 @@ function placed(manifest: Manifest, role: Role, place: 'toolbar' | 'row'): [stri
   return Object.entries(manifest.actions).filter(([, a]) => placeOf(a) === place && canCall(manifest, a, role));
 }
 
+/** A declared call placed in the toolbar or (with a row) in the row: its `ui.override`, else the generic button. */
+function callButton({ name, action, row, manifest, role, reload, file }: { name: string; action: ActionDecl; row?: Row; manifest: Manifest; role: Role; reload: () => void; file: string }) {
+  if (!action.ui?.override) return <ActionButton key={name} name={name} action={action} row={row} />;
+  const registry = row ? rowActionOverrides : toolbarOverrides;
+  const Piece = registry.get(action.ui.override, { file, path: `/actions/${name}/ui/override` });
+  return <Piece key={name} manifest={manifest} role={role} reload={reload} row={row} />;
+}
+
+interface ListHeaderProps {
+  manifest: Manifest;
+  role: Role;
+  file: string;
+  heading: string;
+  /** "1,200 total" beside a heading of the manifest's title, once a page answered. */
+  total?: string;
+  reload: () => void;
+  listAction?: ActionDecl;
+  /** The list call's parameters of the view, without its page (what the export sends). */
+  exportParams: Record<string, unknown>;
+  /** The Add button's label, when the role may add. */
+  addLabel?: string;
+  onAdd: () => void;
+}
+
+/**
+ * The heading and the toolbar, drawn again only when what they show changes: a new page of rows left them as they
+ * were, yet each of their `sx` styles was serialised again and each closed tooltip ran its hooks (issue 34, 500 rows).
+ */
+const ListHeader = memo(function ListHeader({ manifest, role, file, heading, total, reload, listAction, exportParams, addLabel, onAdd }: ListHeaderProps) {
+  const toolbar = (manifest.screen?.toolbar ?? []).map((n, i) => toolbarOverrides.get(n, { file, path: `/screen/toolbar/${i}` }));
+  return (
+    <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
+      <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
+        {heading}
+        {total !== undefined && (
+          <Typography component="span" color="text.secondary" sx={{ ml: 1.5, fontSize: 16 }} data-testid="list-count">
+            {total}
+          </Typography>
+        )}
+      </Typography>
+      {placed(manifest, role, 'toolbar').map(([name, action]) => callButton({ name, action, manifest, role, reload, file }))}
+      {toolbar.map((Piece, i) => (
+        <Piece key={i} manifest={manifest} role={role} reload={reload} />
+      ))}
+      {listAction && <ExportButton manifest={manifest} listAction={listAction} params={exportParams} />}
+      <Tooltip title={t('Reload')}>
+        <IconButton aria-label={t('Reload')} onClick={reload}>
+          <RefreshIcon />
+        </IconButton>
+      </Tooltip>
+      {addLabel !== undefined && (
+        <Button variant="contained" startIcon={<AddIcon />} onClick={onAdd} data-shortcut="add">
+          {addLabel}
+        </Button>
+      )}
+    </Stack>
+  );
+});
+
+interface ListFiltersProps {
+  manifest: Manifest;
+  file: string;
+  draft: Record<string, string>;
+  applied: Record<string, string>;
+  sortable: string[];
+  sortBy: string | null;
+  sortOrder: 'asc' | 'desc';
+  onDraft(draft: Record<string, string>): void;
+  onApply(next?: Record<string, string>): void;
+  onClear(): void;
+  onSort(sortBy: string | null, sortOrder?: 'asc' | 'desc'): void;
+}
+
+/** The filter box and the sort selects, drawn again only when the filters or the sort change (not with each page). */
+const ListFilters = memo(function ListFilters({ manifest, file, draft, applied, sortable, sortBy, sortOrder, onDraft, onApply, onClear, onSort }: ListFiltersProps) {
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }}>
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} useFlexGap sx={{ justifyContent: 'space-between', flexWrap: 'wrap' }}>
+        <FilterBar manifest={manifest} file={file} draft={draft} applied={applied} onDraft={onDraft} onApply={onApply} onClear={onClear} />
+        {sortable.length > 0 && (
+          <Stack direction="row" spacing={1.5}>
+            <TextField
+              select
+              size="small"
+              label={t('Sort by')}
+              value={sortBy ?? 'none'}
+              onChange={(e) => onSort(e.target.value === 'none' ? null : e.target.value)}
+              sx={{ minWidth: 160 }}
+              slotProps={{ select: { inputProps: { 'data-testid': 'sort-by' } } }}
+            >
+              <MenuItem value="none">{t('none')}</MenuItem>
+              {sortable.map((f) => (
+                <MenuItem key={f} value={f}>
+                  {fieldLabel(manifest, f)}
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField
+              select
+              size="small"
+              label={t('Order')}
+              disabled={!sortBy}
+              value={sortOrder}
+              onChange={(e) => onSort(sortBy, e.target.value as 'asc' | 'desc')}
+              sx={{ minWidth: 110 }}
+            >
+              <MenuItem value="asc">{t('asc')}</MenuItem>
+              <MenuItem value="desc">{t('desc')}</MenuItem>
+            </TextField>
+          </Stack>
+        )}
+      </Stack>
+    </Paper>
+  );
+});
+
 /** SPEC "Shared pattern of list screens", driven by one manifest; the view lives in the URL. */
 export function ListScreen({ manifest, disableVirtualization }: { manifest: Manifest; /** jsdom has no layout. */ disableVirtualization?: boolean }) {
   return <ListView controller={useListController(manifest)} disableVirtualization={disableVirtualization} />;
@@ -152,7 +268,7 @@ interface ListViewProps {
 /** The list screen as its controller describes it: draws, and calls the controller for everything else. */
 export function ListView({ controller, disableVirtualization, rehearsal }: ListViewProps) {
   const { manifest, file, role, query, create, update, destroy, hasForm, data, rows, error, refused, isLoading, isValidating } = controller;
-  const { reload, draft, setDraft, applyFilters, expanded, toggleDetails, modal, context, heading, openForm: openModal } = controller;
+  const { reload, draft, expanded, toggleDetails, modal, context, heading, openForm: openModal } = controller;
   const { email: userKey } = controller;
   const list = manifest.list;
 
@@ -227,7 +343,7 @@ export function ListView({ controller, disableVirtualization, rehearsal }: ListV
             </LazyTooltip>
           )}
           {destroy && <ActionButton name={destroy[0]} action={destroy[1]} row={row} icon={<DeleteOutline fontSize="small" />} />}
-          {rowCalls.map(([name, action]) => callButton(name, action, row))}
+          {rowCalls.map(([name, action]) => callButton({ name, action, row, manifest, role, reload, file }))}
           {download && (
             <LazyTooltip title={download.label ?? t('Download')}>
               <IconButton size="small" aria-label={download.label ?? t('Download')} onClick={() => downloadJson(row, download.field, download.filename)}>
@@ -252,15 +368,6 @@ export function ListView({ controller, disableVirtualization, rehearsal }: ListV
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [buttons, destroy, showDetails, canEdit, toggleDetails, openForm, manifest, role, reload, file]);
 
-  const toolbar = (manifest.screen?.toolbar ?? []).map((n, i) => toolbarOverrides.get(n, { file, path: `/screen/toolbar/${i}` }));
-  const toolbarCalls = placed(manifest, role, 'toolbar');
-  /** A declared call placed in the toolbar or (with a row) in the row: its `ui.override`, else the generic button. */
-  function callButton(name: string, action: ActionDecl, row?: Row) {
-    if (!action.ui?.override) return <ActionButton key={name} name={name} action={action} row={row} />;
-    const registry = row ? rowActionOverrides : toolbarOverrides;
-    const Piece = registry.get(action.ui.override, { file, path: `/actions/${name}/ui/override` });
-    return <Piece key={name} manifest={manifest} role={role} reload={reload} row={row} />;
-  }
   const sizes = list?.pageSizes ?? NO_SIZES;
   // The pager's handlers stay one pair of functions while the controller's change with each page and answer.
   const paging = useRef(controller);
@@ -268,6 +375,15 @@ export function ListView({ controller, disableVirtualization, rehearsal }: ListV
     paging.current = controller;
   });
   const onPage = useCallback((page: number) => paging.current.setPage(page + 1), []);
+  const onDraft = useCallback((next: Record<string, string>) => paging.current.setDraft(next), []);
+  const onApply = useCallback((next?: Record<string, string>) => paging.current.applyFilters(next ?? paging.current.draft), []);
+  const onClear = useCallback(() => paging.current.clearFilters(), []);
+  const onSort = useCallback((by: string | null, order?: 'asc' | 'desc') => paging.current.setSort(by, order), []);
+  const onAdd = useCallback(() => openForm(null), [openForm]);
+  // The export's parameters stay one object while the view but its page stays the same.
+  const { page: _page, pageSize: _size, ...view } = controller.apiParams;
+  const viewKey = JSON.stringify(view);
+  const exportParams = useMemo(() => JSON.parse(viewKey) as Record<string, unknown>, [viewKey]);
   const onSize = useCallback((size: number) => paging.current.setPageSize(size), []);
   const sortable = useMemo(() => list?.sortable ?? [], [list]);
   // A header click sorts like the "Sort by" select: the same URL state.
@@ -282,77 +398,31 @@ export function ListView({ controller, disableVirtualization, rehearsal }: ListV
   return (
     <ListContext.Provider value={context}>
       <Stack spacing={2}>
-        <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
-          <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
-            {heading}
-            {data && !manifest.screen?.heading && (
-              <Typography component="span" color="text.secondary" sx={{ ml: 1.5, fontSize: 16 }} data-testid="list-count">
-                {t('{count} total', { count: countText(data) })}
-              </Typography>
-            )}
-          </Typography>
-          {toolbarCalls.map(([name, action]) => callButton(name, action))}
-          {toolbar.map((Piece, i) => (
-            <Piece key={i} manifest={manifest} role={role} reload={reload} />
-          ))}
-          {controller.listAction && <ExportButton manifest={manifest} listAction={controller.listAction[1]} params={controller.apiParams} />}
-          <Tooltip title={t('Reload')}>
-            <IconButton aria-label={t('Reload')} onClick={reload}>
-              <RefreshIcon />
-            </IconButton>
-          </Tooltip>
-          {create && hasForm && (
-            <Button variant="contained" startIcon={<AddIcon />} onClick={() => openForm(null)} data-shortcut="add">
-              {create[1].ui?.label ?? t('Add')}
-            </Button>
-          )}
-        </Stack>
-
-        <Paper variant="outlined" sx={{ p: 2 }}>
-          <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} useFlexGap sx={{ justifyContent: 'space-between', flexWrap: 'wrap' }}>
-            <FilterBar
-              manifest={manifest}
-              file={file}
-              draft={draft}
-              applied={query.filters}
-              onDraft={setDraft}
-              onApply={(next) => applyFilters(next ?? draft)}
-              onClear={controller.clearFilters}
-            />
-            {sortable.length > 0 && (
-              <Stack direction="row" spacing={1.5}>
-                <TextField
-                  select
-                  size="small"
-                  label={t('Sort by')}
-                  value={query.sortBy ?? 'none'}
-                  onChange={(e) => controller.setSort(e.target.value === 'none' ? null : e.target.value)}
-                  sx={{ minWidth: 160 }}
-                  slotProps={{ select: { inputProps: { 'data-testid': 'sort-by' } } }}
-                >
-                  <MenuItem value="none">{t('none')}</MenuItem>
-                  {sortable.map((f) => (
-                    <MenuItem key={f} value={f}>
-                      {fieldLabel(manifest, f)}
-                    </MenuItem>
-                  ))}
-                </TextField>
-                <TextField
-                  select
-                  size="small"
-                  label={t('Order')}
-                  disabled={!query.sortBy}
-                  value={query.sortOrder}
-                  onChange={(e) => controller.setSort(query.sortBy, e.target.value as 'asc' | 'desc')}
-                  sx={{ minWidth: 110 }}
-                >
-                  <MenuItem value="asc">{t('asc')}</MenuItem>
-                  <MenuItem value="desc">{t('desc')}</MenuItem>
-                </TextField>
-              </Stack>
-            )}
-          </Stack>
-        </Paper>
+        <ListHeader
+          manifest={manifest}
+          role={role}
+          file={file}
+          heading={heading}
+          total={data && !manifest.screen?.heading ? t('{count} total', { count: countText(data) }) : undefined}
+          reload={reload}
+          listAction={controller.listAction?.[1]}
+          exportParams={exportParams}
+          addLabel={create && hasForm ? (create[1].ui?.label ?? t('Add')) : undefined}
+          onAdd={onAdd}
+        />
+        <ListFilters
+          manifest={manifest}
+          file={file}
+          draft={draft}
+          applied={context.appliedFilters}
+          sortable={sortable}
+          sortBy={query.sortBy}
+          sortOrder={query.sortOrder}
+          onDraft={onDraft}
+          onApply={onApply}
+          onClear={onClear}
+          onSort={onSort}
+        />
 
         {error && refused && (
           <Alert severity="warning" data-testid="list-refused">
