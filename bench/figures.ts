@@ -98,6 +98,15 @@ export function lookupFigures(dialect: string, rounds: LookupRound[]): Figure[] 
       goals: LOOKUP_OF_HEALTH,
     },
     {
+      name: `${dialect}: a lookup's answer, same bytes, from a route doing nothing else (the lookup's transport; rounds ${spread(rounds.map((r) => r.bytes.rps / r.health.rps))}x /healthz)`,
+      value: rps((r) => r.bytes.rps),
+      p99: rps((r) => r.bytes.p99),
+      unit: 'req/s',
+      baseline: { value: rps((r) => r.health.rps), of: '/healthz, same rounds' },
+      ratio: median(rounds.map((r) => r.bytes.rps / r.health.rps)),
+      goals: [],
+    },
+    {
       name: `${dialect}: device lookup while 2 clients loop the heaviest list (rounds ${spread(busy)}x)`,
       value: rps((r) => r.busy.rps),
       p99: rps((r) => r.busy.p99),

@@ -155,7 +155,12 @@ export interface LookupRound {
   health: TrafficFigures;
   lookup: TrafficFigures;
   busy: TrafficFigures;
+  /** A lookup's answer, the same bytes and headers, from a route of this bench that does nothing else: what the lookup costs over its own transport. */
+  bytes: TrafficFigures;
 }
+
+/** The bench's route answering a lookup's bytes (the text a member's lookup answered), with the lookup's headers. */
+const BYTES_PATH = '/bench/lookup-bytes';
 
 const median = (values: number[]) => {
   const s = [...values].sort((a, b) => a - b);
@@ -172,6 +177,8 @@ async function realistic(label: string, dialect: Dialect): Promise<LookupRound[]
   try {
     await seed(app);
     await seedCollecting(app);
+    let answer = '';
+    app.get(BYTES_PATH, async (_request, reply) => reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'private, no-store').send(answer));
     await app.listen({ port: 0, host: '127.0.0.1' });
     const port = portOf(app);
     const base = `http://127.0.0.1:${port}`;
@@ -180,6 +187,8 @@ async function realistic(label: string, dialect: Dialect): Promise<LookupRound[]
     const heavy = HEAVY_LISTS.map((path) => ({ path, token }));
     const devices = deviceMix(DEVICES);
     const health = devices.map((d) => ({ path: '/healthz', address: d.address }));
+    const bytes = devices.map((d) => ({ path: BYTES_PATH, address: d.address }));
+    answer = await (await fetch(`${base}${lookupPaths()[2]}`)).text();
     // Warm: the snapshot loaded, the statements prepared, the code compiled; not counted.
     await sendTraffic(port, devices, { connections: CONNECTIONS, durationMs: 1500 });
     await sendTraffic(port, health, { connections: CONNECTIONS, durationMs: 500 });
@@ -188,10 +197,11 @@ async function realistic(label: string, dialect: Dialect): Promise<LookupRound[]
       const h = await sendTraffic(port, health, { connections: CONNECTIONS, durationMs: ROUND_MS });
       const l = await sendTraffic(port, devices, { connections: CONNECTIONS, durationMs: ROUND_MS });
       const b = await sendTraffic(port, devices, { connections: CONNECTIONS, durationMs: ROUND_MS, admin: heavy });
-      rounds.push({ health: h, lookup: l, busy: b });
+      const s = await sendTraffic(port, bytes, { connections: CONNECTIONS, durationMs: ROUND_MS });
+      rounds.push({ health: h, lookup: l, busy: b, bytes: s });
       const odd = (f: TrafficFigures) => (Object.keys(f.statuses).length ? ` answers not 200: ${JSON.stringify(f.statuses)}` : '');
       console.log(
-        `  ${label} round ${round + 1}: /healthz ${h.rps.toFixed(0)} req/s p99 ${h.p99.toFixed(1)} ms | lookup ${l.rps.toFixed(0)} req/s p99 ${l.p99.toFixed(1)} ms (${l.fresh} joined)${odd(l)} | busy ${b.rps.toFixed(0)} req/s p99 ${b.p99.toFixed(1)} ms, ${b.admin} lists p50 ${b.adminP50?.toFixed(0)} ms${odd(b)} | load ${loadavg()[0].toFixed(1)}`,
+        `  ${label} round ${round + 1}: /healthz ${h.rps.toFixed(0)} req/s p99 ${h.p99.toFixed(1)} ms | lookup ${l.rps.toFixed(0)} req/s p99 ${l.p99.toFixed(1)} ms (${l.fresh} joined)${odd(l)} | busy ${b.rps.toFixed(0)} req/s p99 ${b.p99.toFixed(1)} ms, ${b.admin} lists p50 ${b.adminP50?.toFixed(0)} ms${odd(b)} | its bytes alone ${s.rps.toFixed(0)} req/s p99 ${s.p99.toFixed(1)} ms | load ${loadavg()[0].toFixed(1)}`,
       );
     }
     return rounds;
@@ -210,6 +220,9 @@ function report(label: string, rounds: LookupRound[]): void {
   const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
   console.log(`  ${label}: lookup / /healthz ${median(ofHealth).toFixed(2)}x (rounds ${spread(ofHealth)}), goal >= ${LOOKUP_GOALS.ofHealth}x: ${met(median(ofHealth) >= LOOKUP_GOALS.ofHealth)}`);
   console.log(`  ${label}: lookup p99 ${median(p99).toFixed(1)} ms (rounds ${spread(p99, 1)}), goal <= ${LOOKUP_GOALS.p99Ms} ms: ${met(median(p99) <= LOOKUP_GOALS.p99Ms)}`);
+  const bytes = rounds.map((r) => r.lookup.rps / r.bytes.rps);
+  const bytesOfHealth = rounds.map((r) => r.bytes.rps / r.health.rps);
+  console.log(`  ${label}: lookup / its answer's bytes from a route doing nothing else ${median(bytes).toFixed(2)}x (rounds ${spread(bytes)}); those bytes / /healthz ${median(bytesOfHealth).toFixed(2)}x (no goal: what the lookup's own work costs, and what its transport does)`);
   console.log(`  ${label}: lookup under 2 heavy list loops / idle ${median(busy).toFixed(2)}x (rounds ${spread(busy)}), goal >= ${LOOKUP_GOALS.busyOfIdle}x: ${met(median(busy) >= LOOKUP_GOALS.busyOfIdle)}`);
 }
 
