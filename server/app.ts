@@ -51,6 +51,8 @@ export interface BuildOptions {
 
 /** Largest body of a call that sets no limit of its own (login, logout); the manifests' calls size theirs. */
 export const BODY_LIMIT = 16 * 1024;
+/** How long a plugin of the start (the database above all) may take before the start stops as hung. */
+export const START_TIMEOUT_MS = 5 * 60_000;
 
 /**
  * @example const app = await buildApp({ config: { dataDir: '/tmp/x' } }); await app.inject({ url: '/healthz' });
@@ -73,6 +75,11 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     // request.ip follows X-Forwarded-For only through the listed proxies; otherwise every user behind an
     // untrusted hop could pick their own address (and their own rate-limit bucket).
     trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
+    // Fastify's default gives a plugin 10 s, and the database's start (schema, migrations, the first admin) can take
+    // longer: it waits for another process starting on the same PostgreSQL, and a busy machine took more than 10 s for
+    // a fresh SQLite file (the server then stopped with "Plugin did not start in time: 'db'"). A start still not done
+    // after this long has hung, and stops naming the plugin.
+    pluginTimeout: START_TIMEOUT_MS,
   });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   const fileFolders = [...uploadFolders(manifests), BUILDS_FOLDER];
