@@ -369,28 +369,29 @@ export function ListView({ controller, disableVirtualization, rehearsal }: ListV
   }, [buttons, destroy, showDetails, canEdit, toggleDetails, openForm, manifest, role, reload, file]);
 
   const sizes = list?.pageSizes ?? NO_SIZES;
-  // The pager's handlers stay one pair of functions while the controller's change with each page and answer.
-  const paging = useRef(controller);
+  // The pager's, the filter box's and the sort's handlers stay the same functions while the controller's change with
+  // each page and answer (the memo pieces above are not drawn again for a new page).
+  const latest = useRef(controller);
   useLayoutEffect(() => {
-    paging.current = controller;
+    latest.current = controller;
   });
-  const onPage = useCallback((page: number) => paging.current.setPage(page + 1), []);
-  const onDraft = useCallback((next: Record<string, string>) => paging.current.setDraft(next), []);
-  const onApply = useCallback((next?: Record<string, string>) => paging.current.applyFilters(next ?? paging.current.draft), []);
-  const onClear = useCallback(() => paging.current.clearFilters(), []);
-  const onSort = useCallback((by: string | null, order?: 'asc' | 'desc') => paging.current.setSort(by, order), []);
+  const onPage = useCallback((page: number) => latest.current.setPage(page + 1), []);
+  const onDraft = useCallback((next: Record<string, string>) => latest.current.setDraft(next), []);
+  const onApply = useCallback((next?: Record<string, string>) => latest.current.applyFilters(next ?? latest.current.draft), []);
+  const onClear = useCallback(() => latest.current.clearFilters(), []);
+  const onSort = useCallback((by: string | null, order?: 'asc' | 'desc') => latest.current.setSort(by, order), []);
   const onAdd = useCallback(() => openForm(null), [openForm]);
   // The export's parameters stay one object while the view but its page stays the same.
   const { page: _page, pageSize: _size, ...view } = controller.apiParams;
   const viewKey = JSON.stringify(view);
   const exportParams = useMemo(() => JSON.parse(viewKey) as Record<string, unknown>, [viewKey]);
-  const onSize = useCallback((size: number) => paging.current.setPageSize(size), []);
+  const onSize = useCallback((size: number) => latest.current.setPageSize(size), []);
   const sortable = useMemo(() => list?.sortable ?? [], [list]);
   // A header click sorts like the "Sort by" select: the same URL state.
-  // The setter goes through `paging` too: the controller's changes with each page, and a new sort would redraw the grid.
+  // The setter goes through `latest` too: the controller's changes with each page, and a new sort would redraw the grid.
   const { sortBy, sortOrder } = query;
   const gridSort = useMemo(
-    () => ({ by: sortBy, order: sortOrder, sortable, onChange: (next: ListSort) => paging.current.setSort(next.by, next.order) }),
+    () => ({ by: sortBy, order: sortOrder, sortable, onChange: (next: ListSort) => latest.current.setSort(next.by, next.order) }),
     [sortBy, sortOrder, sortable],
   );
   const Form = formOverride ?? loadedFormModal;
