@@ -39,6 +39,8 @@ export interface UndoableDelete {
   sendOnLeave(): void;
 }
 
+let undoNotices = 0;
+
 /**
  * Hides the rows, shows the Undo notice and sends the delete when it closes.
  * @example deleteWithUndo({entity: 'platform', takes: (r) => r.id === 3, title: 'Delete', text: 'Deleted "Tizen"', commit, sendOnLeave})
@@ -65,6 +67,9 @@ export function deleteWithUndo({ entity, takes, title, text, commit, sendOnLeave
     severity: 'info',
     title,
     text,
+    // Its own key: the write notices of another delete (the same title, "Delete request status") would otherwise
+    // replace it, and a notice replaced goes as if closed, so this delete would be sent with its Undo still due.
+    key: `undo:${++undoNotices}`,
     action: {
       label: t('Undo'),
       run: () => {
