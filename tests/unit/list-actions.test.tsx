@@ -1,11 +1,12 @@
 // The generic list screen's declared actions, rendered in jsdom against the real server: the toggle switch,
 // Delete All and Delete By Filter with their confirmations, and the JSON cell.
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ListScreen } from '../../src/mui/ListScreen';
 import { api, manifest, renderAsAdmin } from './render';
-import { UNDO_MS } from '../../src/core/list/undoable-delete';
+import { pendingDeletes, UNDO_MS } from '../../src/core/list/undoable-delete';
+import { notices } from '../../src/core/app/notices';
 
 type Gadget = { id: number; isActive: boolean; makerId: number };
 
@@ -27,6 +28,8 @@ describe('list screen actions', () => {
   beforeEach(async () => {
     await api('DELETE', '/v1/fx/gadget/destroyAll');
   });
+  // A delete still waiting for its Undo when a case ends goes out as it would when the page is left, not into the next case.
+  afterEach(() => pendingDeletes.get().forEach((p) => p.flush()));
 
   it('flips the Active switch through the toggle call, and the row shows the stored state', async () => {
     const id = await maker('Toggler');
@@ -99,6 +102,58 @@ describe('list screen actions', () => {
     watch.disconnect();
     expect(most).toBe(1);
   });
+
+  it('keeps showing the rows a delete by filter does not take while its Undo notice waits', async () => {
+    const gone = await maker('Goner');
+    const kept = await maker('Keeper');
+    await gadget({ makerId: gone });
+    await gadget({ makerId: gone });
+    await gadget({ makerId: kept });
+    // A filter on a relation's field (maker.name, prefix): the rows carry it nested.
+    renderGadgets('/gadgets?makerName=gon');
+    await waitFor(() => expect(screen.getAllByRole('switch')).toHaveLength(2));
+    await userEvent.click(screen.getByRole('button', { name: 'Delete By Filter' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(screen.queryAllByRole('switch')).toHaveLength(0));
+    await userEvent.click(await screen.findByRole('button', { name: 'Clear' }));
+    // The whole list again, before the delete is sent (it waits UNDO_MS for an Undo): the Keeper's gadget is there,
+    // the Goner's are not.
+    await waitFor(() => expect(screen.getAllByRole('switch')).toHaveLength(1), { timeout: UNDO_MS / 2 });
+    const mine = async () => (await gadgets()).map((g) => g.makerId).filter((m) => m === gone || m === kept);
+    expect(await mine()).toEqual([gone, gone, kept]);
+    await waitFor(async () => expect(await mine()).toEqual([kept]), { timeout: UNDO_MS + 3_000 });
+    expect(screen.getAllByRole('switch')).toHaveLength(1);
+  });
+
+  it('keeps a second delete undoable after the first one is sent', async () => {
+    const first = await maker('First');
+    const second = await maker('Second');
+    await gadget({ makerId: first });
+    await gadget({ makerId: second });
+    const mine = async () => (await gadgets()).map((g) => g.makerId).filter((m) => m === first || m === second);
+    renderGadgets(`/gadgets?makerId=${first}`);
+    await waitFor(() => expect(screen.getAllByRole('switch')).toHaveLength(1));
+    const deleteShown = async () => {
+      await userEvent.click(screen.getByRole('button', { name: 'Delete By Filter' }));
+      await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'OK' }));
+      await waitFor(() => expect(screen.queryAllByRole('switch')).toHaveLength(0));
+    };
+    await deleteShown();
+    await userEvent.clear(screen.getByLabelText('makerId'));
+    await userEvent.type(screen.getByLabelText('makerId'), `${second}{Enter}`);
+    await waitFor(() => expect(screen.getAllByRole('switch')).toHaveLength(1));
+    await deleteShown();
+    // The first delete goes out when its notice times out, and its "Delete By Filter request status" notice comes.
+    await waitFor(async () => expect(await mine()).toEqual([second]), { timeout: UNDO_MS + 3_000 });
+    await waitFor(() => expect(notices.get().some((n) => n.text === 'Success')).toBe(true));
+    // The second one's Undo notice is still there, and Undo keeps its gadget.
+    const undo = notices.get().filter((n) => n.action?.label === 'Undo');
+    expect(undo).toHaveLength(1);
+    act(() => undo[0].action!.run());
+    await waitFor(() => expect(screen.getAllByRole('switch')).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, UNDO_MS + 500));
+    expect(await mine()).toEqual([second]);
+  }, 20_000);
 
   it('keeps every row when "Delete all gadgets?" is cancelled, and empties the list on OK', async () => {
     const id = await maker('All');

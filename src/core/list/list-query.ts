@@ -67,3 +67,28 @@ export function toApiParams(query: ListQuery): Record<string, string | number> {
 export function hasFilter(filters: Record<string, string>): boolean {
   return Object.values(filters).some((v) => v.trim() !== '');
 }
+
+/**
+ * Whether a row of the list is one the filters select, as the server reads them (server/crud/kinds/filters.ts): every
+ * filled filter holds; eq compares the value's text, contains and prefix ignore case. A relation's field is read from
+ * its nested object (`maker.name`); a field the row does not carry counts as a match, so a delete by filter hides
+ * every row it may take and none it cannot know about stays on screen as if kept.
+ * @example rowMatchesFilters([{field: 'name', op: 'contains'}], {name: 'web'}, {name: 'webOS'}) === true
+ */
+export function rowMatchesFilters(filters: FilterDecl[], values: Record<string, unknown>, row: Record<string, unknown>): boolean {
+  return filters.every((filter) => {
+    const wanted = values[filterParam(filter)];
+    if (wanted === undefined || wanted === null || String(wanted).trim() === '') return true;
+    let value: unknown = row;
+    for (const part of filter.field.split('.')) {
+      if (value === null || typeof value !== 'object' || !(part in value)) return value !== null;
+      value = (value as Record<string, unknown>)[part];
+    }
+    if (value === null || value === undefined) return false;
+    const text = String(value);
+    const target = String(wanted).trim();
+    if (filter.op === 'eq') return text === target;
+    const lower = text.toLowerCase();
+    return filter.op === 'prefix' ? lower.startsWith(target.toLowerCase()) : lower.includes(target.toLowerCase());
+  });
+}

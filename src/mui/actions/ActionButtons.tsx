@@ -12,7 +12,7 @@ import { useState, type ReactNode } from 'react';
 import { actionOfKind } from '../../core/access/access';
 import { usePanel } from '../../core/app/panel';
 import { useWrite } from '../../core/app/write-status';
-import { filterParam, hasFilter } from '../../core/list/list-query';
+import { filterParam, hasFilter, rowMatchesFilters } from '../../core/list/list-query';
 import { useListContext } from '../../core/list/list-context';
 import { actionLabel, bulkDeleteText, deletedRecordLine, keyParams, recordName, refusal, versionOf } from '../../core/list/record-actions';
 import { deleteWithUndo } from '../../core/list/undoable-delete';
@@ -107,12 +107,14 @@ export function ActionButton({ name, action, row, icon }: { name: string; action
     const params: Row = { ...callParams, ...input };
     if (row) Object.assign(params, keyParams(row, action));
     let detail: string | undefined;
+    let selected: Row | undefined;
     if (action.kind === 'destroyByFilter') {
       // What the filter box shows is what gets deleted: applied first, so the list behind the question shows it too.
       const filters = Object.fromEntries(Object.entries(draftFilters).filter(([, v]) => v.trim() !== '').map(([k, v]) => [k, v.trim()]));
       if (!hasFilter(filters)) return alert(action.ui?.requireFilter ?? t('Fill some filter input'));
       applyFilters(filters);
       Object.assign(params, filters);
+      selected = params;
       detail = await matchingText(filters);
     }
     // The spec's question stays as written ('Delete this item?'); the line under it names the record that goes.
@@ -125,9 +127,12 @@ export function ActionButton({ name, action, row, icon }: { name: string; action
       // The record's version goes with a delete: the server refuses it (409) when someone changed the record since.
       if (row) Object.assign(params, versionOf(manifest, row));
       const key = row ? JSON.stringify(keyParams(row, action)) : null;
+      // A delete by filter takes the rows its filters select; the others stay on screen while its notice waits.
+      const filters = manifest.list?.filters ?? [];
       deleteWithUndo({
         entity: manifest.entity,
-        takes: (other) => key === null || JSON.stringify(keyParams(other, action)) === key,
+        takes: (other) =>
+          key !== null ? JSON.stringify(keyParams(other, action)) === key : !selected || rowMatchesFilters(filters, selected, other),
         title: t('{label} request status', { label }),
         text: row ? t('Deleted "{name}"', { name: recordName(manifest, row) }) : t('Deleting the records'),
         commit: () => write.run(() => panel.provider.call(action, params), summary).then(() => reload()),
