@@ -1,6 +1,7 @@
 // Light, dark or the system's choice: the user's pick is kept in localStorage; "system" follows the browser's
 // prefers-color-scheme, also when it changes while the panel is open.
 import { useSyncExternalStore } from 'react';
+import { readStored, writeStored } from './storage';
 import { createStore } from './store';
 
 export type ThemeChoice = 'light' | 'dark' | 'system';
@@ -11,23 +12,15 @@ const KEY = 'panel.theme';
 const DARK_QUERY = '(prefers-color-scheme: dark)';
 
 function stored(): ThemeChoice {
-  try {
-    const value = localStorage.getItem(KEY);
-    return THEME_CHOICES.includes(value as ThemeChoice) ? (value as ThemeChoice) : 'system';
-  } catch {
-    return 'system';
-  }
+  const value = readStored(KEY);
+  return THEME_CHOICES.includes(value as ThemeChoice) ? (value as ThemeChoice) : 'system';
 }
 
 /** The user's pick. */
 export const themeChoice = createStore<ThemeChoice>(stored());
 
 export function chooseTheme(choice: ThemeChoice): void {
-  try {
-    localStorage.setItem(KEY, choice);
-  } catch {
-    // Storage off: the choice lasts for this visit.
-  }
+  writeStored(KEY, choice);
   themeChoice.set(choice);
 }
 

@@ -160,4 +160,19 @@ describe('an admin manages platforms through the screens', () => {
     await rowOf('Tizen').waitFor({ state: 'detached' });
     await page.getByText('No records').waitFor();
   });
+
+  it('logs in and works for the visit when the browser cannot store anything (its storage full)', async () => {
+    await server.api('GET', '/v1/admin/platform/add', { name: 'Orsay', maxVersion: '1.0.0' }, await server.login());
+    const context = await browser.newContext();
+    await context.addInitScript(() => {
+      Storage.prototype.setItem = () => {
+        throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      };
+    });
+    const full = await context.newPage();
+    await loginThroughScreen(full, server);
+    await full.getByRole('link', { name: 'Platforms' }).click();
+    await full.locator('.MuiDataGrid-row', { hasText: 'Orsay' }).waitFor();
+    await context.close();
+  });
 });

@@ -1,5 +1,6 @@
 // A list's view (page size, sort, filters) is kept per user and entity in localStorage: leaving a list and coming
 // back by the menu (a URL without a view) shows it as it was left; a URL with a view of its own wins.
+import { readStored, writeStored } from '../storage';
 
 /** listStateKey('admin@x.io', 'platform') === 'panel.list:admin@x.io:platform' */
 export function listStateKey(user: string, entity: string): string {
@@ -8,21 +9,12 @@ export function listStateKey(user: string, entity: string): string {
 
 /** The stored view as URL search text ('size=50&sort=name'), or '' when none. Never throws. */
 export function readListState(key: string): string {
-  try {
-    return localStorage.getItem(key) ?? '';
-  } catch {
-    return '';
-  }
+  return readStored(key) ?? '';
 }
 
 /** Stores the view of `search` without its page (a page number means little on the next visit). */
 export function writeListState(key: string, search: URLSearchParams): void {
   const view = new URLSearchParams(search);
   view.delete('page');
-  try {
-    if (view.size) localStorage.setItem(key, view.toString());
-    else localStorage.removeItem(key);
-  } catch {
-    // A full or disabled storage: the view lasts for this visit only.
-  }
+  writeStored(key, view.size ? view.toString() : null);
 }

@@ -1,4 +1,5 @@
 import type { Role } from '../../../kernel/manifest/types';
+import { readStored, writeStored } from '../storage';
 import { createStore } from '../store';
 
 export interface SessionUser {
@@ -17,10 +18,10 @@ const USER_KEY = 'user';
 /** SPEC 9: the Authorization cookie lives one year. */
 export const AUTH_COOKIE_MAX_AGE = 31536000;
 
-function readStored(): SessionState {
+function storedSession(): SessionState {
   try {
-    const token = localStorage.getItem(TOKEN_KEY);
-    const user = JSON.parse(localStorage.getItem(USER_KEY) ?? 'null') as SessionUser | null;
+    const token = readStored(TOKEN_KEY);
+    const user = JSON.parse(readStored(USER_KEY) ?? 'null') as SessionUser | null;
     return token && user ? { token, user } : { token: null, user: null };
   } catch {
     return { token: null, user: null };
@@ -36,23 +37,24 @@ export function clearCookies(doc: Document = document): void {
 }
 
 /** The logged-in token and user, persisted in localStorage and mirrored in the year-long Authorization cookie. */
-export const session = createStore<SessionState>(readStored());
+export const session = createStore<SessionState>(storedSession());
 
 export function signIn(token: string, user: SessionUser): void {
-  localStorage.setItem(TOKEN_KEY, token);
-  localStorage.setItem(USER_KEY, JSON.stringify(user));
+  // Storage turned off or full: the session lasts for this visit (the cookie still goes).
+  writeStored(TOKEN_KEY, token);
+  writeStored(USER_KEY, JSON.stringify(user));
   document.cookie = `Authorization=${encodeURIComponent(token)}; max-age=${AUTH_COOKIE_MAX_AGE}; path=/; SameSite=Lax`;
   session.set({ token, user });
 }
 
 export function signOut(): void {
-  localStorage.removeItem(TOKEN_KEY);
-  localStorage.removeItem(USER_KEY);
+  writeStored(TOKEN_KEY, null);
+  writeStored(USER_KEY, null);
   clearCookies();
   session.set({ token: null, user: null });
 }
 
 /** Re-reads localStorage (tests and a second tab logging out). */
 export function reloadSession(): void {
-  session.set(readStored());
+  session.set(storedSession());
 }

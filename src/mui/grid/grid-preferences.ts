@@ -2,6 +2,7 @@
 // localStorage, so the next visit of that list looks the same; another user of the same browser keeps their own.
 import { useCallback, useState } from 'react';
 import type { GridDensity } from '@mui/x-data-grid';
+import { readStored, writeStored } from '../../core/storage';
 
 export interface GridPreferences {
   /** Manifest fields of the hidden columns. */
@@ -22,7 +23,7 @@ export function gridPreferencesKey(user: string, entity: string): string {
 /** Reads stored preferences; anything missing or malformed falls back to the default, never throws. */
 export function readGridPreferences(key: string): GridPreferences {
   try {
-    const raw = JSON.parse(localStorage.getItem(key) ?? 'null') as Partial<GridPreferences> | null;
+    const raw = JSON.parse(readStored(key) ?? 'null') as Partial<GridPreferences> | null;
     if (!raw || typeof raw !== 'object') return DEFAULT_PREFERENCES;
     const hidden = Array.isArray(raw.hidden) ? raw.hidden.filter((f): f is string => typeof f === 'string') : [];
     const widths: Record<string, number> = {};
@@ -35,11 +36,7 @@ export function readGridPreferences(key: string): GridPreferences {
 }
 
 export function writeGridPreferences(key: string, prefs: GridPreferences): void {
-  try {
-    localStorage.setItem(key, JSON.stringify(prefs));
-  } catch {
-    // A full or disabled storage: the preference lasts for this visit only.
-  }
+  writeStored(key, JSON.stringify(prefs));
 }
 
 /**
