@@ -17,6 +17,12 @@ export function writeStored(key: string, value: string | null): void {
     if (value === null) localStorage.removeItem(key);
     else localStorage.setItem(key, value);
   } catch {
-    // Turned off or full: kept for this visit only.
+    // Turned off or full: kept for this visit only. An older value must not outlive it (a full storage keeping the
+    // previous login's token would sign the next visit in as that user).
+    try {
+      localStorage.removeItem(key);
+    } catch {
+      // Turned off: nothing is kept either.
+    }
   }
 }
