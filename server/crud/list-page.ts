@@ -159,6 +159,10 @@ const probeMissesOf = keptPerEntity<true>();
 const PROBE_MISSES_PER_ENTITY = 200;
 /** Sort columns found to hold more than TESTED_VALUES distinct values (sortedValuesWalk), until a write. */
 const manyValuesOf = keptPerEntity<true>();
+/** The sort column's values among the rows a list's contains filters match (matchedSortValues), until a write. */
+/** null: no restriction (more values than TESTED_VALUES, or a null among them). */
+const matchedValuesOf = keptPerEntity<Key[] | null>();
+const MATCHED_VALUES_PER_ENTITY = 200;
 
 type Targets = { id: number; v: Key | Date }[];
 /** The related rows of a relation sort are read again after a write to their entity, or after this long. */
@@ -496,7 +500,12 @@ export class ListPager {
       // would cost more the more rows match.
       if (offset > DEFERRED_OFFSET) return undefined;
       const split = ftsSplit(this.engine, this.model, active, input, 't')!;
-      const scanned = () => this.withSortKey(this.ordered(this.rowsQuery(split.rest).where(split.likes)));
+      // Only the sort values that hold matches, when they are few: the rows of the others are not read at all.
+      const values = await this.matchedSortValues();
+      const scanned = () => {
+        const query = this.rowsQuery(split.rest).where(split.likes);
+        return this.withSortKey(this.ordered(values ? query.where(`t.${this.field}`, 'in', values) : query));
+      };
       const rows = cursor ? await this.after<Row>(cursor, 0, pageSize, scanned) : await readRows<Row>(this.engine, scanned().limit(pageSize).offset(offset));
       return this.finish(rows, this.ownValue);
     }
@@ -509,6 +518,35 @@ export class ListPager {
     if (!found.length) return { rows: [] };
     const rows = await readRows<Row>(this.engine, this.pageRowsOf([]).where('t.id', 'in', found.map((r) => Number(r.id))));
     return this.finish(rows, this.ownValue);
+  }
+
+  /**
+   * The values of the sort column that hold rows matching the filters, in no order, when there are at most
+   * TESTED_VALUES of them (and none is null); undefined otherwise. The rows of a sort value that holds no match are then
+   * never read: walking the sort in order testing each row read every row of the values before the first match, when
+   * the filtered column goes with the sort column (the goals of an experiment are its own, so the goals named like
+   * "trai" sorted by experiment read every goal of the experiments before the first with a trailer goal: 280 req/s at
+   * 100,000 goals). Read once from the FTS5 matches (the other filters applied) and kept per filter values until a write.
+   */
+  private async matchedSortValues(): Promise<Key[] | undefined> {
+    const field = this.field;
+    if (!field || field.includes('.')) return undefined;
+    const { active, input, filterKey } = this.request;
+    const kept = matchedValuesOf(this.engine, this.model.entity);
+    const key = `${field}\n${filterKey}`;
+    const hit = kept.kept.get(key);
+    if (hit !== undefined) return hit ?? undefined;
+    const writes = kept.writes;
+    const split = ftsSplit(this.engine, this.model, active, input, 'f')!;
+    const matches = this.engine.db.selectFrom(`${ftsTable(this.model)} as f`).crossJoin(`${this.model.table} as t`).select(`t.${field} as v`).whereRef('t.id', '=', 'f.rowid').where(split.likes);
+    const distinct = applyFilters(this.engine, split.rest, input, matches).query.distinct().limit(TESTED_VALUES + 1);
+    const found = (await readRows<{ v: Key }>(this.engine, distinct)).map((r) => r.v);
+    const values = found.length > TESTED_VALUES || found.includes(null) || !found.length ? null : found;
+    if (writes === kept.writes) {
+      if (kept.kept.size >= MATCHED_VALUES_PER_ENTITY) kept.kept.clear();
+      kept.kept.set(key, values);
+    }
+    return values ?? undefined;
   }
 
   /**

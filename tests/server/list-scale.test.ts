@@ -116,6 +116,46 @@ forEachDialect(
       expect(await pages('dense')).toEqual((await truth('dense')).slice(0, 45));
     });
 
+    it('pages a contains filter sorted by a column it goes with exactly as a scan, a match under a new sort value included', async () => {
+      await h.call('GET', '/v1/admin/appinfo/removeAll', { token: h.tokens.customercare });
+      // 3,000 rows in four versions; "trail" only in e-mails of version 4.0.0 (250 rows, past the count limit), so the
+      // rows of the three versions before it hold no match at all.
+      const rows = Array.from({ length: 3000 }, (_, i) => ({
+        appInstallId: `sorted-${i}`,
+        version: `${(i % 4) + 1}.0.0`,
+        email: i % 4 === 3 && i % 3 === 0 ? `Trail${i}@x.io` : `other${i}@x.io`,
+        active: 'yes',
+      }));
+      for (let i = 0; i < rows.length; i += 500) await h.app.engine.db.insertInto('app_infos').values(rows.slice(i, i + 500)).execute();
+      const like = h.dialect === 'postgres' ? 'ilike' : 'like';
+      const truth = async (direction: 'asc' | 'desc') =>
+        (
+          await h.app.engine.db
+            .selectFrom('app_infos')
+            .select('appInstallId')
+            .where(sql<boolean>`email ${sql.raw(like)} ${'%trail%'}`)
+            .orderBy('version', direction)
+            .orderBy('id', direction)
+            .limit(45)
+            .execute()
+        ).map((r) => r.appInstallId);
+      const pages = async (sortOrder: 'asc' | 'desc') => {
+        const out: string[] = [];
+        const query = { email: 'trail', sortBy: 'version', sortOrder, pageSize: 15 };
+        let page = await list(query);
+        for (let n = 2; n <= 4; n++) {
+          out.push(...page.rows.map((r) => r.appInstallId));
+          page = await list({ ...query, page: n, after: page.next! });
+        }
+        return out;
+      };
+      for (const direction of ['asc', 'desc', 'asc'] as const) expect(await pages(direction), direction).toEqual(await truth(direction));
+      // A device reports a matching e-mail under a version no match had: it is the first row of the next asc page.
+      expect((await h.call('POST', '/v1/appinfo/report', { body: { appInstallId: 'sorted-new', email: 'trail-new@x.io', version: '0.1.0' } })).status).toBe(200);
+      await expect.poll(async () => (await list({ email: 'trail', sortBy: 'version', sortOrder: 'asc', pageSize: 15 })).rows[0]?.appInstallId).toBe('sorted-new');
+      expect(await pages('asc')).toEqual(await truth('asc'));
+    });
+
     it('sorts ties by id in the direction of the sort', async () => {
       await h.call('GET', '/v1/admin/appinfo/removeAll', { token: h.tokens.customercare });
       await h.app.engine.db.insertInto('app_infos').values(['a', 'b', 'c'].map((x) => ({ appInstallId: `tie-${x}`, version: '1.0.0', active: 'yes' }))).execute();
