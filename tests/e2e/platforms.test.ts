@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, loginThroughScreen, startServer, type RunningServer } from './harness';
+import { ADMIN, launchBrowser, loginThroughScreen, startServer, type RunningServer } from './harness';
 
 describe('an admin manages platforms through the screens', () => {
   let server: RunningServer;
@@ -165,14 +165,27 @@ describe('an admin manages platforms through the screens', () => {
     await server.api('GET', '/v1/admin/platform/add', { name: 'Orsay', maxVersion: '1.0.0' }, await server.login());
     const context = await browser.newContext();
     await context.addInitScript(() => {
+      const stored = Storage.prototype.setItem;
+      (window as unknown as { storeAnyway: typeof stored }).storeAnyway = stored;
       Storage.prototype.setItem = () => {
         throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
       };
     });
     const full = await context.newPage();
-    await loginThroughScreen(full, server);
+    await full.goto(`${server.url}/login`);
+    // What an earlier login left before the storage filled up: it must not become the next visit's session.
+    await full.evaluate(() => {
+      const store = (window as unknown as { storeAnyway: Storage['setItem'] }).storeAnyway;
+      store.call(localStorage, 'token', 'an-earlier-token');
+      store.call(localStorage, 'user', JSON.stringify({ email: 'earlier@example.com', role: 'admin' }));
+    });
+    // Logged in on this page (a reload would start from the earlier session, which the server refuses).
+    await full.getByLabel('E-mail').fill(ADMIN.email);
+    await full.getByLabel('Password').fill(ADMIN.password);
+    await full.getByRole('button', { name: 'Login' }).click();
     await full.getByRole('link', { name: 'Platforms' }).click();
     await full.locator('.MuiDataGrid-row', { hasText: 'Orsay' }).waitFor();
+    expect(await full.evaluate(() => localStorage.getItem('token'))).toBeNull();
     await context.close();
   });
 });
