@@ -17,7 +17,7 @@ import type { ListDecl } from '../../kernel/manifest/types.ts';
 import type { Engine } from '../core/context.ts';
 import type { EntityModel } from '../model/model.ts';
 import { columnRef, selectRows } from '../core/rows.ts';
-import { keptCapped, keptPerEntity, readRows, type KeptPerEntity } from './list-query.ts';
+import { keptCapped, keptPerEntity, keptRead, readRows, type KeptPerEntity } from './list-query.ts';
 import { applyFilters, likeTest, type FilterParam } from './kinds/filters.ts';
 import { ftsLike, ftsTable } from '../db/text-search.ts';
 
@@ -159,8 +159,10 @@ const probeMissesOf = keptPerEntity<true>();
 const PROBE_MISSES_PER_ENTITY = 200;
 /** Sort columns found to hold more than TESTED_VALUES distinct values (sortedValuesWalk), until a write. */
 const manyValuesOf = keptPerEntity<true>();
-/** The sort column's values among the rows a list's contains filters match (matchedSortValues), until a write. */
-/** null: no restriction (more values than TESTED_VALUES, or a null among them). */
+/**
+ * The sort column's values among the rows a list's contains filters match (matchedSortValues), until a write; null: no
+ * restriction (more values than TESTED_VALUES, or a null among them).
+ */
 const matchedValuesOf = keptPerEntity<Key[] | null>();
 /** Whether a list's first rows in its order hold less than a page of its matches (sparseInOrder), until a write. */
 const sparseOf = keptPerEntity<boolean>();
@@ -534,25 +536,17 @@ export class ListPager {
     const { active, input, pageSize, filterKey } = this.request;
     const field = this.field;
     if (!field || field.includes('.') || active.some((f) => f.ref.startsWith('r_') || f.decl.field.includes('.'))) return false;
-    const kept = sparseOf(this.engine, this.model.entity);
-    const key = `${orderName(this.request.order)}\n${filterKey}`;
-    const hit = kept.kept.get(key);
-    if (hit !== undefined) return hit;
-    const writes = kept.writes;
-    const contains = active.filter((f) => f.decl.op === 'contains');
-    const rest = active.filter((f) => !contains.includes(f));
-    const fields = [...new Set([...contains.map((f) => f.decl.field), field])].map((f) => `t.${f}`);
-    const first = this.ordered(applyFilters(this.engine, rest, input, this.engine.db.selectFrom(`${this.model.table} as t`).select(['t.id', ...fields])).query).limit(PROBED_ROWS);
-    const likes = contains.map((f) => likeTest(this.engine.caps, `n.${f.decl.field}`, 'contains', String(input[f.param])));
-    const matched = likes.length ? sql<SqlBool>`${sql.join(likes, sql` and `)}` : sql<SqlBool>`1 = 1`;
-    const counted = this.engine.db.selectFrom(first.as('n')).select([sql<number>`count(*)`.as('seen'), sql<number>`sum(case when ${matched} then 1 else 0 end)`.as('hits')]);
-    const [{ seen, hits }] = await readRows<{ seen: number; hits: number | null }>(this.engine, counted);
-    const sparse = Number(seen) >= PROBED_ROWS && Number(hits ?? 0) < pageSize;
-    if (writes === kept.writes) {
-      if (kept.kept.size >= MATCHED_VALUES_PER_ENTITY) kept.kept.clear();
-      kept.kept.set(key, sparse);
-    }
-    return sparse;
+    return keptRead(sparseOf(this.engine, this.model.entity), `${orderName(this.request.order)}\n${filterKey}`, MATCHED_VALUES_PER_ENTITY, async () => {
+      const contains = active.filter((f) => f.decl.op === 'contains');
+      const rest = active.filter((f) => !contains.includes(f));
+      const fields = [...new Set([...contains.map((f) => f.decl.field), field])].map((f) => `t.${f}`);
+      const first = this.ordered(applyFilters(this.engine, rest, input, this.engine.db.selectFrom(`${this.model.table} as t`).select(['t.id', ...fields])).query).limit(PROBED_ROWS);
+      const likes = contains.map((f) => likeTest(this.engine.caps, `n.${f.decl.field}`, 'contains', String(input[f.param])));
+      const matched = likes.length ? sql<SqlBool>`${sql.join(likes, sql` and `)}` : sql<SqlBool>`1 = 1`;
+      const counted = this.engine.db.selectFrom(first.as('n')).select([sql<number>`count(*)`.as('seen'), sql<number>`sum(case when ${matched} then 1 else 0 end)`.as('hits')]);
+      const [{ seen, hits }] = await readRows<{ seen: number; hits: number | null }>(this.engine, counted);
+      return Number(seen) >= PROBED_ROWS && Number(hits ?? 0) < pageSize;
+    });
   }
 
   /**
@@ -567,43 +561,35 @@ export class ListPager {
     const field = this.field;
     if (!field || field.includes('.')) return undefined;
     const { active, input, filterKey } = this.request;
-    const kept = matchedValuesOf(this.engine, this.model.entity);
-    const key = `${field}\n${filterKey}`;
-    const hit = kept.kept.get(key);
-    if (hit !== undefined) return hit ?? undefined;
-    const writes = kept.writes;
-    // SQLite: from the FTS5 table's matches, each looked up by id; PostgreSQL: the filters as the list applies them
-    // (the trigram index finds the matches).
-    const split = ftsSplit(this.engine, this.model, active, input, 'f');
-    const matches = split
-      ? applyFilters(this.engine, split.rest, input, this.engine.db.selectFrom(`${ftsTable(this.model)} as f`).crossJoin(`${this.model.table} as t`).whereRef('t.id', '=', 'f.rowid').where(split.likes)).query
-      : this.filteredIds();
-    const distinct = matches.select(`t.${field} as v`).distinct().limit(TESTED_VALUES + 1);
-    const found = (await readRows<{ v: Key }>(this.engine, distinct)).map((r) => r.v);
-    const values = found.length > TESTED_VALUES || found.includes(null) || !found.length ? null : found;
-    if (writes === kept.writes) {
-      if (kept.kept.size >= MATCHED_VALUES_PER_ENTITY) kept.kept.clear();
-      kept.kept.set(key, values);
-    }
+    const values = await keptRead(matchedValuesOf(this.engine, this.model.entity), `${field}\n${filterKey}`, MATCHED_VALUES_PER_ENTITY, async () => {
+      // SQLite: from the FTS5 table's matches, each looked up by id; PostgreSQL: the filters as the list applies them
+      // (the trigram index finds the matches).
+      const split = ftsSplit(this.engine, this.model, active, input, 'f');
+      const matches = split
+        ? applyFilters(this.engine, split.rest, input, this.engine.db.selectFrom(`${ftsTable(this.model)} as f`).crossJoin(`${this.model.table} as t`).whereRef('t.id', '=', 'f.rowid').where(split.likes)).query
+        : this.filteredIds();
+      const distinct = matches.select(`t.${field} as v`).distinct().limit(TESTED_VALUES + 1);
+      const found = (await readRows<{ v: Key }>(this.engine, distinct)).map((r) => r.v);
+      return found.length > TESTED_VALUES || found.includes(null) || !found.length ? null : found;
+    });
     return values ?? undefined;
   }
 
   /**
    * On PostgreSQL, contains filters matching more rows than the count limit in a list sorted by one of its own columns,
    * whose first rows in that order hold few matches (sparseInOrder): the rows of the sort values that hold matches
-   * (matchedSortValues) in list order, each tested with the filters'
-   * ILIKE, until the page is full. The trigram index found every match and PostgreSQL sorted them all (the goals named
-   * like "trai" sorted by experiment: 283 req/s at 100,000 goals). The ILIKE is not the trigram index's lower() LIKE,
-   * so the planner walks the sort's (column, id) index instead of that one. Undefined otherwise, and for a deep page
-   * by number.
+   * (matchedSortValues) in list order, each tested with the filters' ILIKE, until the page is full. The trigram index
+   * found every match and PostgreSQL sorted them all (the goals named like "trai" sorted by experiment: 283 req/s at
+   * 100,000 goals). The ILIKE is not the trigram index's lower() LIKE, so the planner walks the sort's (column, id)
+   * index instead of that one. Undefined otherwise, and for a deep page by number.
    */
   private async matchedValuesWalk(cursor: Cursor | undefined): Promise<Page | undefined> {
     const { active, input, pageSize, offset, filterKey } = this.request;
     const field = this.field;
     if (!field || field.includes('.') || (offset > DEFERRED_OFFSET && !cursor)) return undefined;
     const contains = active.filter((f) => f.decl.op === 'contains');
-    if (!contains.length || active.some((f) => f.ref.startsWith('r_') || f.decl.field.includes('.'))) return undefined;
-    if (keptCapped(this.engine, this.model.entity, filterKey) !== true || !(await this.sparseInOrder())) return undefined;
+    // sparseInOrder is false with a filter on a relation, which this walk's query does not join.
+    if (!contains.length || keptCapped(this.engine, this.model.entity, filterKey) !== true || !(await this.sparseInOrder())) return undefined;
     const values = await this.matchedSortValues();
     if (!values) return undefined;
     const rest = active.filter((f) => !contains.includes(f));
@@ -625,19 +611,13 @@ export class ListPager {
     const { active, input, filterKey } = this.request;
     const entity = this.model.entity;
     const kept = fewMatchesOf(this.engine, entity);
-    const hit = kept.kept.get(filterKey);
-    if (hit !== undefined) return hit;
-    if (keptCapped(this.engine, entity, filterKey) === true) return false;
-    const writes = kept.writes;
-    const split = ftsSplit(this.engine, this.model, active, input, 'f')!;
-    const matches = this.engine.db.selectFrom(`${ftsTable(this.model)} as f`).select('f.rowid').where(split.likes).limit(FEW_MATCHES + 1);
-    const [{ n }] = await readRows<{ n: number }>(this.engine, this.engine.db.selectFrom(matches.as('m')).select(sql<number>`count(*)`.as('n')));
-    const few = Number(n) <= FEW_MATCHES;
-    if (writes === kept.writes) {
-      if (kept.kept.size >= FEW_MATCHES_PER_ENTITY) kept.kept.clear();
-      kept.kept.set(filterKey, few);
-    }
-    return few;
+    if (!kept.kept.has(filterKey) && keptCapped(this.engine, entity, filterKey) === true) return false;
+    return keptRead(kept, filterKey, FEW_MATCHES_PER_ENTITY, async () => {
+      const split = ftsSplit(this.engine, this.model, active, input, 'f')!;
+      const matches = this.engine.db.selectFrom(`${ftsTable(this.model)} as f`).select('f.rowid').where(split.likes).limit(FEW_MATCHES + 1);
+      const [{ n }] = await readRows<{ n: number }>(this.engine, this.engine.db.selectFrom(matches.as('m')).select(sql<number>`count(*)`.as('n')));
+      return Number(n) <= FEW_MATCHES;
+    });
   }
 
   /**

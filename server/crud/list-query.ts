@@ -71,6 +71,23 @@ export function keptPerEntity<V>(): (engine: Pick<Engine, 'db' | 'changes'>, ent
   };
 }
 
+/**
+ * What `kept` holds under `key`, else what `read` answers, kept unless a write committed while it was read; past `max`
+ * keys the store starts again.
+ * @example const few = await keptRead(fewMatchesOf(engine, 'appinfo'), filterKey, 200, () => countMatches())
+ */
+export async function keptRead<V>(kept: KeptPerEntity<V>, key: string, max: number, read: () => Promise<V>): Promise<V> {
+  const hit = kept.kept.get(key);
+  if (hit !== undefined) return hit;
+  const writes = kept.writes;
+  const value = await read();
+  if (writes === kept.writes) {
+    if (kept.kept.size >= max) kept.kept.clear();
+    kept.kept.set(key, value);
+  }
+  return value;
+}
+
 const cacheOf = keptPerEntity<Cached>();
 
 /** Whether more rows match a list's filter values than the count limit, as far as a kept count tells (else undefined). */
